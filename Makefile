@@ -1,0 +1,114 @@
+# toi - batched time-of-impact kernels. `make` builds the libraries for the compiler's target
+# (`make CC=aarch64-linux-gnu-gcc` cross-builds for aarch64) under build/<target>/.
+# `make test` runs every test group (README); `make bench` the benchmark.
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+TARGET := $(shell $(CC) -dumpmachine)
+ARCH := $(firstword $(subst -, ,$(TARGET)))
+BUILD ?= build/$(TARGET)
+ifneq ($(filter %gcc,$(CC)),)
+AR := $(CC)-ar
+else
+AR ?= ar
+endif
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+
+OPT ?= -O2
+# Determinism: no contraction into FMA, no fast-math, IEEE semantics everywhere.
+DET := -ffp-contract=off -fno-math-errno
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS ?=
+BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(CFLAGS)
+
+COMMON_SRC := src/api.c src/dispatch.c src/cpu.c \
+              src/scalar/spheres.c src/scalar/plane.c src/scalar/kernels.c
+SIMD_KERNELS := spheres plane kernels
+
+ifeq ($(ARCH),x86_64)
+SIMD_SRC := $(foreach k,$(SIMD_KERNELS),src/sse/$(k).c src/avx2/$(k).c)
+else ifeq ($(ARCH),aarch64)
+SIMD_SRC := $(foreach k,$(SIMD_KERNELS),src/neon/$(k).c)
+else
+SIMD_SRC :=
+endif
+
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(COMMON_SRC) $(SIMD_SRC))
+HEADERS := include/toi.h $(wildcard src/*.h src/*/*.h)
+
+# Per-ISA flags go on the per-ISA files only; everything else runs on the baseline CPU.
+$(BUILD)/src/sse/%.o: ISA := -msse4.1
+$(BUILD)/src/avx2/%.o: ISA := -mavx2
+
+.PHONY: all lib test test-native bench install uninstall clean tests-bin
+all: lib
+lib: $(BUILD)/libtoi.a $(BUILD)/libtoi.so
+
+$(BUILD)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(ISA) -c $< -o $@
+
+$(BUILD)/libtoi.a: $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/libtoi.so: $(LIB_OBJ) src/toi.map
+	$(CC) -shared -Wl,--version-script=src/toi.map -Wl,-soname,libtoi.so.0 -o $@ $(LIB_OBJ) -lm
+
+# ---- tests -------------------------------------------------------------------------------
+TEST_SRC := $(wildcard tests/*.c)
+TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRC))
+# On x86 the tests also link the NEON kernels built through SIMDe (never part of the library).
+ifeq ($(ARCH),x86_64)
+SIMDE_OBJ := $(patsubst %.c,$(BUILD)/simde/%.o,$(foreach k,$(SIMD_KERNELS),src/neon/$(k).c))
+TEST_DEFS := -DTOI_TEST_SIMDE_NEON
+endif
+
+$(BUILD)/simde/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -DTOI_NEON_SIMDE -Wno-shadow -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(TEST_DEFS) -Isrc -c $< -o $@
+
+$(BUILD)/toi_tests: $(TEST_OBJ) $(SIMDE_OBJ) $(BUILD)/libtoi.a
+	$(CC) -o $@ $(TEST_OBJ) $(SIMDE_OBJ) $(BUILD)/libtoi.a -lm -lpthread
+
+tests-bin: $(BUILD)/toi_tests
+
+# The whole suite: dependencies, native run, aarch64 under qemu, x86 CPU models under qemu.
+test:
+	@scripts/deps.sh test
+	@tests/run.sh
+
+# Only the native run (quick, during development).
+test-native: $(BUILD)/toi_tests
+	$(BUILD)/toi_tests
+
+# ---- install -----------------------------------------------------------------------------
+install: lib
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 644 include/toi.h $(DESTDIR)$(INCLUDEDIR)/toi.h
+	install -m 644 $(BUILD)/libtoi.a $(DESTDIR)$(LIBDIR)/libtoi.a
+	install -m 755 $(BUILD)/libtoi.so $(DESTDIR)$(LIBDIR)/libtoi.so.0
+	ln -sf libtoi.so.0 $(DESTDIR)$(LIBDIR)/libtoi.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    src/toi.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/toi.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/toi.h $(DESTDIR)$(LIBDIR)/libtoi.a \
+	      $(DESTDIR)$(LIBDIR)/libtoi.so $(DESTDIR)$(LIBDIR)/libtoi.so.0 \
+	      $(DESTDIR)$(LIBDIR)/pkgconfig/toi.pc
+
+VERSION := $(shell sed -n 's/^\#define TOI_VERSION_STRING "\(.*\)"/\1/p' include/toi.h)
+
+clean:
+	rm -rf build

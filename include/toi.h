@@ -1,0 +1,100 @@
+/* toi.h - batched time-of-impact (sweep) queries on SIMD backends: the public API */
+#ifndef TOI_H
+#define TOI_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#define TOI_RESTRICT
+#else
+#define TOI_RESTRICT restrict
+#endif
+
+#if defined(_WIN32)
+#define TOI_API
+#else
+#define TOI_API __attribute__((visibility("default")))
+#endif
+
+#define TOI_VERSION_STRING "0.1.0"
+
+#define TOI_NO_HIT INFINITY /* t of a query that never touches */
+
+typedef enum toi_backend {
+    TOI_BACKEND_AUTO = 0,
+    TOI_BACKEND_SCALAR,
+    TOI_BACKEND_SSE,  /* x86-64 with SSE4.1, 4 lanes */
+    TOI_BACKEND_AVX2, /* x86-64 with AVX2 and OS support for YMM state, 8 lanes */
+    TOI_BACKEND_NEON  /* aarch64 Advanced SIMD, 4 lanes */
+} toi_backend;
+
+enum { TOI_OK = 0, TOI_EINVAL = -1, TOI_ENOTSUP = -2 };
+
+/* n moving spheres, structure of arrays. Centre at time t in [0,1] is (x,y,z) + t*(vx,vy,vz):
+   v is the displacement over the step (velocity * dt). No array needs any alignment. */
+typedef struct toi_spheres {
+    const float *x, *y, *z, *vx, *vy, *vz, *r;
+} toi_spheres;
+
+/* Per-query results, structure of arrays. t is required; any other pointer may be NULL, and
+   then that output is neither computed nor written. Output arrays must not overlap each other
+   or any input array. On a miss: t = TOI_NO_HIT, normal, point and depth 0. */
+typedef struct toi_hits {
+    float *TOI_RESTRICT t;          /* first contact time in [0,1], or TOI_NO_HIT */
+    float *TOI_RESTRICT nx;         /* unit contact normal: from the obstacle toward the sphere */
+    float *TOI_RESTRICT ny;
+    float *TOI_RESTRICT nz;
+    float *TOI_RESTRICT px;         /* contact point: the obstacle's point nearest the centre */
+    float *TOI_RESTRICT py;
+    float *TOI_RESTRICT pz;
+    float *TOI_RESTRICT depth;      /* penetration depth if touching at t = 0, else 0 */
+    uint32_t *TOI_RESTRICT index;   /* written by queries against a set (obstacle hit) */
+    uint8_t *TOI_RESTRICT feature;  /* written by triangle queries (face / edge / vertex hit) */
+} toi_hits;
+
+/* Plane n.x = d with unit n; the solid side is n.x < d. */
+typedef struct toi_plane {
+    float nx, ny, nz, d;
+} toi_plane;
+
+/* Flags. Every query accepts every defined flag and ignores those that do not apply to it;
+   any other bit -> TOI_EINVAL. */
+#define TOI_ALL_OVERLAPS 2u /* report every pair already touching at t = 0 (see README) */
+#define TOI_FLAGS_ALL (TOI_ALL_OVERLAPS)
+
+/* Each query returns the number of queries that hit (>= 0), or TOI_EINVAL for a NULL
+   required pointer or an undefined flag bit (then nothing is written). n = 0 returns 0. */
+
+/* pair i: sphere a[i] vs sphere b[i] */
+TOI_API ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
+                                    unsigned flags, const toi_hits *out);
+
+/* broadphase pair list: pair k is bodies[ia[k]] vs bodies[ib[k]]; an index >= nbodies ->
+   TOI_EINVAL and nothing is written. Indices may repeat; ia[k] == ib[k] is a sphere against
+   itself (always touching, never approaching: a hit only with TOI_ALL_OVERLAPS). */
+TOI_API ptrdiff_t toi_sweep_sphere_pairs(size_t npairs, const uint32_t *ia, const uint32_t *ib,
+                                         size_t nbodies, const toi_spheres *bodies,
+                                         unsigned flags, const toi_hits *out);
+
+/* sphere i vs one plane */
+TOI_API ptrdiff_t toi_sweep_spheres_plane(size_t n, const toi_spheres *s, const toi_plane *plane,
+                                          unsigned flags, const toi_hits *out);
+
+/* Backends. The first call of any toi function picks the best backend this CPU supports,
+   unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, neon) that is
+   available. Every function is thread-safe; toi_set_backend affects calls that start after it
+   returns. Every backend returns bit-identical results. */
+TOI_API toi_backend toi_get_backend(void);
+TOI_API int toi_set_backend(toi_backend b);       /* TOI_OK, or TOI_ENOTSUP; AUTO = best */
+TOI_API int toi_backend_available(toi_backend b); /* compiled in and supported by this CPU */
+TOI_API const char *toi_backend_name(toi_backend b); /* "scalar", ...; "auto"; "unknown" */
+TOI_API const char *toi_strerror(int code);
+TOI_API const char *toi_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TOI_H */

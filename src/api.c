@@ -1,0 +1,106 @@
+/* api.c - the public queries: validate the call, then run the active backend's kernel.
+   Validation happens here, once per call, so kernels only compute and a rejected call
+   writes nothing. */
+#include "internal.h"
+
+static int spheres_ok(const toi_spheres *s)
+{
+    return s && s->x && s->y && s->z && s->vx && s->vy && s->vz && s->r;
+}
+
+/* Common checks: known flags, the required output, and n = 0 (nothing to do). */
+static ptrdiff_t precheck(size_t n, unsigned flags, const toi_hits *out)
+{
+    if (flags & ~TOI_FLAGS_ALL)
+        return TOI_EINVAL;
+    if (n == 0)
+        return 0;
+    if (!out || !out->t)
+        return TOI_EINVAL;
+    return 1;
+}
+
+static int indices_ok(size_t n, const uint32_t *idx, size_t limit)
+{
+    /* OR-reduce "out of range" without a branch per element: this runs on every call. */
+    unsigned bad = 0;
+    for (size_t k = 0; k < n; k++)
+        bad |= (size_t)idx[k] >= limit;
+    return !bad;
+}
+
+ptrdiff_t toi_sweep_spheres_on(const toi_kernels *k, size_t n, const toi_spheres *a,
+                               const toi_spheres *b, unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!spheres_ok(a) || !spheres_ok(b))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->spheres(n, a, b, flags, out);
+}
+
+ptrdiff_t toi_sweep_sphere_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
+                                    const uint32_t *ib, size_t nbodies,
+                                    const toi_spheres *bodies, unsigned flags,
+                                    const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(npairs, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!ia || !ib || !spheres_ok(bodies))
+        return TOI_EINVAL;
+    if (!indices_ok(npairs, ia, nbodies) || !indices_ok(npairs, ib, nbodies))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->sphere_pairs(npairs, ia, ib, bodies, flags, out);
+}
+
+ptrdiff_t toi_sweep_spheres_plane_on(const toi_kernels *k, size_t n, const toi_spheres *s,
+                                     const toi_plane *plane, unsigned flags,
+                                     const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!spheres_ok(s) || !plane)
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->spheres_plane(n, s, plane, flags, out);
+}
+
+ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
+                            unsigned flags, const toi_hits *out)
+{
+    return toi_sweep_spheres_on(toi_active_kernels(), n, a, b, flags, out);
+}
+
+ptrdiff_t toi_sweep_sphere_pairs(size_t npairs, const uint32_t *ia, const uint32_t *ib,
+                                 size_t nbodies, const toi_spheres *bodies, unsigned flags,
+                                 const toi_hits *out)
+{
+    return toi_sweep_sphere_pairs_on(toi_active_kernels(), npairs, ia, ib, nbodies, bodies,
+                                     flags, out);
+}
+
+ptrdiff_t toi_sweep_spheres_plane(size_t n, const toi_spheres *s, const toi_plane *plane,
+                                  unsigned flags, const toi_hits *out)
+{
+    return toi_sweep_spheres_plane_on(toi_active_kernels(), n, s, plane, flags, out);
+}
+
+const char *toi_strerror(int code)
+{
+    switch (code) {
+    case TOI_OK: return "success";
+    case TOI_EINVAL: return "invalid argument (NULL required pointer, unknown flag or index out of range)";
+    case TOI_ENOTSUP: return "backend not supported (not compiled in or not supported by this CPU)";
+    }
+    return code > 0 ? "success (number of hits)" : "unknown error";
+}
+
+const char *toi_version(void)
+{
+    return TOI_VERSION_STRING;
+}

@@ -1,0 +1,68 @@
+/* avx2/vec.h - the vector layer for AVX2: 8 float lanes in an __m256 */
+#ifndef TOI_AVX2_VEC_H
+#define TOI_AVX2_VEC_H
+
+#if !defined(__AVX2__)
+#error "src/avx2 is built with -mavx2"
+#endif
+#if defined(__FMA__)
+#error "src/avx2 must not be built with -mfma: results must match the scalar reference bit for bit"
+#endif
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define TOI_ISA avx2
+#define VW 8
+
+typedef __m256 vf;   /* 8 floats */
+typedef __m256 vm;   /* 8 lane masks: all bits set (true) or clear (false) */
+typedef __m256i vu;  /* 8 uint32 */
+
+#define TOI_VINLINE static inline __attribute__((always_inline))
+
+TOI_VINLINE vf vload(const float *p) { return _mm256_loadu_ps(p); }
+TOI_VINLINE void vstore(float *p, vf a) { _mm256_storeu_ps(p, a); }
+TOI_VINLINE vf vset(float x) { return _mm256_set1_ps(x); }
+TOI_VINLINE vf vzero(void) { return _mm256_setzero_ps(); }
+
+TOI_VINLINE vf vadd(vf a, vf b) { return _mm256_add_ps(a, b); }
+TOI_VINLINE vf vsub(vf a, vf b) { return _mm256_sub_ps(a, b); }
+TOI_VINLINE vf vmul(vf a, vf b) { return _mm256_mul_ps(a, b); }
+TOI_VINLINE vf vdiv(vf a, vf b) { return _mm256_div_ps(a, b); }   /* correctly rounded */
+TOI_VINLINE vf vsqrt(vf a) { return _mm256_sqrt_ps(a); }          /* correctly rounded */
+TOI_VINLINE vf vabs(vf a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
+
+/* Ordered, non-signalling compares: false when either side is NaN, as C's <, <=, >, >=, ==. */
+TOI_VINLINE vm vlt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+TOI_VINLINE vm vle(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
+TOI_VINLINE vm vgt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+TOI_VINLINE vm vge(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+TOI_VINLINE vm veq(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+
+TOI_VINLINE vm mand(vm a, vm b) { return _mm256_and_ps(a, b); }
+TOI_VINLINE vm mor(vm a, vm b) { return _mm256_or_ps(a, b); }
+TOI_VINLINE vm mandnot(vm a, vm b) { return _mm256_andnot_ps(b, a); } /* a & ~b */
+TOI_VINLINE vm mconst(int on) { return _mm256_castsi256_ps(_mm256_set1_epi32(on ? -1 : 0)); }
+TOI_VINLINE unsigned mbits(vm m) { return (unsigned)_mm256_movemask_ps(m); }
+
+TOI_VINLINE vf vsel(vm m, vf a, vf b) { return _mm256_blendv_ps(b, a, m); } /* m ? a : b */
+
+/* The power of two 2^(127 - E) for the exponent field E of each lane (see scalar.h). */
+TOI_VINLINE vf vpow2_scale(vf m)
+{
+    __m256i e = _mm256_and_si256(_mm256_castps_si256(m), _mm256_set1_epi32(0x7f800000));
+    return _mm256_castsi256_ps(_mm256_sub_epi32(_mm256_set1_epi32(0x7f000000), e));
+}
+
+/* base[idx[k]] for each lane k, any uint32 index: the hardware gather takes signed 32-bit
+   offsets, so the indices are biased by -2^31 and the base by +2^31 elements. */
+TOI_VINLINE vf vgather(const float *base, const uint32_t *idx)
+{
+    __m256i i = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)idx),
+                                 _mm256_set1_epi32(INT32_MIN));
+    const float *biased = (const float *)((uintptr_t)base + ((uintptr_t)1 << 33));
+    return _mm256_i32gather_ps(biased, i, 4);
+}
+
+#endif /* TOI_AVX2_VEC_H */

@@ -1,0 +1,85 @@
+/* internal.h - the kernel table every backend fills, and helpers shared by the library */
+#ifndef TOI_INTERNAL_H
+#define TOI_INTERNAL_H
+
+#include "toi.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One backend: its kernels. The API layer (api.c) has already validated every pointer, flag
+   and index when a kernel runs, so kernels only compute. Each returns the number of hits. */
+typedef struct toi_kernels {
+    toi_backend id;
+    const char *name;
+    unsigned width; /* lanes per vector */
+    size_t (*spheres)(size_t n, const toi_spheres *a, const toi_spheres *b, unsigned flags,
+                      const toi_hits *out);
+    size_t (*sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                           const toi_spheres *bodies, unsigned flags, const toi_hits *out);
+    size_t (*spheres_plane)(size_t n, const toi_spheres *s, const toi_plane *plane,
+                            unsigned flags, const toi_hits *out);
+} toi_kernels;
+
+extern const toi_kernels toi_kernels_scalar;
+#if defined(__x86_64__) || defined(_M_X64)
+#define TOI_HAVE_X86 1
+extern const toi_kernels toi_kernels_sse;
+extern const toi_kernels toi_kernels_avx2;
+#endif
+#if defined(__aarch64__)
+#define TOI_HAVE_NEON 1
+extern const toi_kernels toi_kernels_neon;
+#endif
+
+/* cpu.c: the backends this CPU can run (bit 1 << toi_backend), scalar always included. */
+unsigned toi_cpu_backends(void);
+
+/* dispatch.c: the table in use (resolved on first use), a backend's table (NULL when not
+   compiled in or not supported), and the backend the calling thread's last query ran on
+   (for tests: they assert the backend they forced is the one that ran). */
+const toi_kernels *toi_active_kernels(void);
+const toi_kernels *toi_kernels_for(toi_backend b);
+void toi_note_backend(toi_backend b);
+toi_backend toi_last_backend(void);
+
+/* api.c: the queries on an explicit table, after the same validation as the public calls
+   (tests use them to run kernels that dispatch does not offer, such as NEON through SIMDe). */
+ptrdiff_t toi_sweep_spheres_on(const toi_kernels *k, size_t n, const toi_spheres *a,
+                               const toi_spheres *b, unsigned flags, const toi_hits *out);
+ptrdiff_t toi_sweep_sphere_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
+                                    const uint32_t *ib, size_t nbodies,
+                                    const toi_spheres *bodies, unsigned flags,
+                                    const toi_hits *out);
+ptrdiff_t toi_sweep_spheres_plane_on(const toi_kernels *k, size_t n, const toi_spheres *s,
+                                     const toi_plane *plane, unsigned flags,
+                                     const toi_hits *out);
+
+/* Whether any output beyond t is wanted (the kernels then compute normal, point, depth). */
+static inline int toi_wants_full(const toi_hits *out)
+{
+    return out->nx || out->ny || out->nz || out->px || out->py || out->pz || out->depth;
+}
+
+/* A plane with a non-finite component makes every query against it miss (0 * x is 0 for
+   every finite x, NaN otherwise). Evaluated once per call by every backend. */
+static inline int toi_plane_ok(const toi_plane *P)
+{
+    float finite = ((P->nx * 0.0f + P->ny * 0.0f) + P->nz * 0.0f) + P->d * 0.0f;
+    return finite == 0.0f;
+}
+
+/* Fallback normal for coincident centres (two spheres whose centres meet, reachable only with
+   TOI_ALL_OVERLAPS): +x, the same on every backend. */
+#define TOI_FALLBACK_NX 1.0f
+#define TOI_FALLBACK_NY 0.0f
+#define TOI_FALLBACK_NZ 0.0f
+
+/* A direction shorter than this (squared, in the query's scaled units where the geometry
+   has size ~1) is far below the accuracy margin 64*FLT_EPSILON: its normal is the fallback. */
+#define TOI_MIN_DIR2 0x1p-100f
+
+/* Relative geometry whose scaled size sum reaches this is out of range (a miss). */
+#define TOI_MAX_SUM 0x1p127f
+
+#endif /* TOI_INTERNAL_H */

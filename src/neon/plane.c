@@ -1,0 +1,3 @@
+/* neon/plane.c - sphere-plane sweep for the neon backend */
+#include "vec.h"
+#include "../simd/plane.h"

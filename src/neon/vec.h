@@ -1,0 +1,79 @@
+/* neon/vec.h - the vector layer for aarch64 Advanced SIMD: 4 float lanes in a float32x4_t.
+   Built natively on aarch64, and on x86 through SIMDe for the tests (TOI_NEON_SIMDE). */
+#ifndef TOI_NEON_VEC_H
+#define TOI_NEON_VEC_H
+
+#if defined(TOI_NEON_SIMDE)
+#if defined(__FMA__)
+#error "SIMDe would turn NEON multiply-adds into fused ones: build without -mfma"
+#endif
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/arm/neon.h>
+#include "simde_compat.h"
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#else
+#error "src/neon is built for aarch64, or on x86 through SIMDe with -DTOI_NEON_SIMDE"
+#endif
+
+#include <stdint.h>
+
+#define TOI_ISA neon
+#define VW 4
+
+typedef float32x4_t vf;  /* 4 floats */
+typedef uint32x4_t vm;   /* 4 lane masks: all bits set (true) or clear (false) */
+typedef uint32x4_t vu;   /* 4 uint32 */
+
+#define TOI_VINLINE static inline __attribute__((always_inline))
+
+TOI_VINLINE vf vload(const float *p) { return vld1q_f32(p); }
+TOI_VINLINE void vstore(float *p, vf a) { vst1q_f32(p, a); }
+TOI_VINLINE vf vset(float x) { return vdupq_n_f32(x); }
+TOI_VINLINE vf vzero(void) { return vdupq_n_f32(0.0f); }
+
+/* No vmlaq/vfmaq anywhere: a multiply and an add stay two correctly rounded operations. */
+TOI_VINLINE vf vadd(vf a, vf b) { return vaddq_f32(a, b); }
+TOI_VINLINE vf vsub(vf a, vf b) { return vsubq_f32(a, b); }
+TOI_VINLINE vf vmul(vf a, vf b) { return vmulq_f32(a, b); }
+TOI_VINLINE vf vdiv(vf a, vf b) { return vdivq_f32(a, b); }   /* correctly rounded */
+TOI_VINLINE vf vsqrt(vf a) { return vsqrtq_f32(a); }          /* correctly rounded */
+TOI_VINLINE vf vabs(vf a) { return vabsq_f32(a); }            /* clears the sign bit */
+
+/* Compares are false when either side is NaN, as C's <, <=, >, >=, ==. */
+TOI_VINLINE vm vlt(vf a, vf b) { return vcltq_f32(a, b); }
+TOI_VINLINE vm vle(vf a, vf b) { return vcleq_f32(a, b); }
+TOI_VINLINE vm vgt(vf a, vf b) { return vcgtq_f32(a, b); }
+TOI_VINLINE vm vge(vf a, vf b) { return vcgeq_f32(a, b); }
+TOI_VINLINE vm veq(vf a, vf b) { return vceqq_f32(a, b); }
+
+TOI_VINLINE vm mand(vm a, vm b) { return vandq_u32(a, b); }
+TOI_VINLINE vm mor(vm a, vm b) { return vorrq_u32(a, b); }
+TOI_VINLINE vm mandnot(vm a, vm b) { return vbicq_u32(a, b); } /* a & ~b */
+TOI_VINLINE vm mconst(int on) { return vdupq_n_u32(on ? 0xffffffffu : 0u); }
+TOI_VINLINE unsigned mbits(vm m) /* lane i -> bit i */
+{
+    static const uint32_t bit[4] = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32(m, vld1q_u32(bit)));
+}
+
+TOI_VINLINE vf vsel(vm m, vf a, vf b) { return vbslq_f32(m, a, b); } /* m ? a : b */
+
+/* The power of two 2^(127 - E) for the exponent field E of each lane (see scalar.h). */
+TOI_VINLINE vf vpow2_scale(vf m)
+{
+    uint32x4_t e = vandq_u32(vreinterpretq_u32_f32(m), vdupq_n_u32(0x7f800000u));
+    return vreinterpretq_f32_u32(vsubq_u32(vdupq_n_u32(0x7f000000u), e));
+}
+
+/* base[idx[k]] for each lane k. */
+TOI_VINLINE vf vgather(const float *base, const uint32_t *idx)
+{
+    float32x4_t r = vdupq_n_f32(base[idx[0]]);
+    r = vsetq_lane_f32(base[idx[1]], r, 1);
+    r = vsetq_lane_f32(base[idx[2]], r, 2);
+    r = vsetq_lane_f32(base[idx[3]], r, 3);
+    return r;
+}
+
+#endif /* TOI_NEON_VEC_H */

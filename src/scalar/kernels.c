@@ -1,0 +1,11 @@
+/* scalar/kernels.c - the scalar reference backend's kernel table */
+#include "scalar.h"
+
+const toi_kernels toi_kernels_scalar = {
+    .id = TOI_BACKEND_SCALAR,
+    .name = "scalar",
+    .width = 1,
+    .spheres = toi_scalar_sweep_spheres,
+    .sphere_pairs = toi_scalar_sweep_sphere_pairs,
+    .spheres_plane = toi_scalar_sweep_spheres_plane,
+};

@@ -1,0 +1,66 @@
+/* scalar/plane.c - reference sphere-plane sweep: plain C, one sphere at a time */
+#include "scalar.h"
+
+/* Sphere (centre c, displacement v, radius r) against the plane n.x = d: the signed distance
+   s(t) = n.c - d + t n.v. In contact when s <= r (the solid side counts as touching);
+   approaching when n.v < 0. The first contact with s(0) > r is t = (r - s(0)) / n.v. */
+static void sweep_plane(float x, float y, float z, float vx, float vy, float vz, float r,
+                        const toi_plane *P, int plane_ok, unsigned flags, int full,
+                        toi_result *res)
+{
+    /* 0 * x is 0 for every finite x and NaN otherwise. */
+    float finite = (((x * 0.0f + y * 0.0f) + z * 0.0f) + ((vx * 0.0f + vy * 0.0f) + vz * 0.0f))
+                   + r * 0.0f;
+    if (!plane_ok || !(finite == 0.0f) || !(r >= 0.0f)) {
+        toi_scalar_miss(res);
+        return;
+    }
+    float s0 = ((P->nx * x + P->ny * y) + P->nz * z) - P->d;
+    float sv = (P->nx * vx + P->ny * vy) + P->nz * vz;
+    float t;
+    int overlap = 0;
+    if (s0 <= r) {
+        if (!(sv < 0.0f) && !(flags & TOI_ALL_OVERLAPS)) {
+            toi_scalar_miss(res);
+            return;
+        }
+        t = 0.0f;
+        overlap = 1;
+    } else {
+        t = (r - s0) / sv;
+        if (!(sv < 0.0f) || !(t <= 1.0f)) {
+            toi_scalar_miss(res);
+            return;
+        }
+    }
+    res->t = t;
+    if (!full)
+        return;
+    float st = s0 + t * sv;
+    res->nx = P->nx, res->ny = P->ny, res->nz = P->nz;
+    res->px = (x + t * vx) - st * P->nx;
+    res->py = (y + t * vy) - st * P->ny;
+    res->pz = (z + t * vz) - st * P->nz;
+    res->depth = 0.0f;
+    if (overlap) {
+        float depth = r - s0;
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    }
+}
+
+size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *S, const toi_plane *P,
+                                  unsigned flags, const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    int plane_ok = toi_plane_ok(P);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        toi_result r;
+        toi_scalar_miss(&r);
+        sweep_plane(S->x[i], S->y[i], S->z[i], S->vx[i], S->vy[i], S->vz[i], S->r[i], P,
+                    plane_ok, flags, full, &r);
+        hits += r.t != TOI_NO_HIT;
+        toi_scalar_store(out, i, &r);
+    }
+    return hits;
+}

@@ -1,0 +1,58 @@
+/* scalar/scalar.h - helpers of the scalar reference kernels (plain C, one query at a time) */
+#ifndef TOI_SCALAR_H
+#define TOI_SCALAR_H
+
+#include "../internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The power of two 2^(127 - E) for the exponent field E of m (0 <= m < 2^127): multiplying
+   by it brings m into [1, 2) exactly (m normal) or below 2 (m subnormal or 0), so a query's
+   geometry can be computed at size ~1 whatever its magnitude, with no overflow or underflow
+   of squared and fourth-power terms. */
+static inline float toi_scalar_pow2_scale(float m)
+{
+    uint32_t u;
+    memcpy(&u, &m, sizeof u);
+    u = 0x7f000000u - (u & 0x7f800000u);
+    float s;
+    memcpy(&s, &u, sizeof s);
+    return s;
+}
+
+/* One query's result before it is stored. A miss is t = TOI_NO_HIT with everything else 0. */
+typedef struct toi_result {
+    float t, nx, ny, nz, px, py, pz, depth;
+} toi_result;
+
+static inline void toi_scalar_miss(toi_result *r)
+{
+    r->t = TOI_NO_HIT;
+    r->nx = r->ny = r->nz = 0.0f;
+    r->px = r->py = r->pz = 0.0f;
+    r->depth = 0.0f;
+}
+
+/* Store result i into the outputs the caller asked for. */
+static inline void toi_scalar_store(const toi_hits *out, size_t i, const toi_result *r)
+{
+    out->t[i] = r->t;
+    if (out->nx) out->nx[i] = r->nx;
+    if (out->ny) out->ny[i] = r->ny;
+    if (out->nz) out->nz[i] = r->nz;
+    if (out->px) out->px[i] = r->px;
+    if (out->py) out->py[i] = r->py;
+    if (out->pz) out->pz[i] = r->pz;
+    if (out->depth) out->depth[i] = r->depth;
+}
+
+size_t toi_scalar_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
+                                unsigned flags, const toi_hits *out);
+size_t toi_scalar_sweep_sphere_pairs(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                     const toi_spheres *bodies, unsigned flags,
+                                     const toi_hits *out);
+size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *s, const toi_plane *plane,
+                                      unsigned flags, const toi_hits *out);
+
+#endif /* TOI_SCALAR_H */

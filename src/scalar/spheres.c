@@ -1,0 +1,120 @@
+/* scalar/spheres.c - reference sphere-sphere sweep: plain C, one pair at a time */
+#include "scalar.h"
+
+/* Sphere A (centre a, displacement va, radius ra) against sphere B over t in [0,1].
+   Relative motion turns it into a ray l + t*v against a sphere of radius R = ra + rb at the
+   origin, where l = a - b, v = va - vb. With a = v.v, b = l.v, c = l.l - R^2 the contact
+   times solve a t^2 + 2 b t + c = 0. The first root is c / q with q = sqrt(disc) - b (the
+   numerically stable form: b < 0 whenever the spheres approach, so nothing cancels) and
+   disc = b^2 - a c computed as a R^2 - |l x v|^2 (Lagrange's identity), which does not cancel
+   when the path passes close to B's centre. Everything is first scaled by a power of two so
+   the relative geometry has size ~1: exact, and no square or fourth power over- or underflows.
+   The SIMD kernels (src/simd/spheres.h) perform exactly these operations in this order. */
+static void sweep_pair(float ax, float ay, float az, float avx, float avy, float avz, float ar,
+                       float bx, float by, float bz, float bvx, float bvy, float bvz, float br,
+                       unsigned flags, int full, toi_result *res)
+{
+    float lx = ax - bx, ly = ay - by, lz = az - bz;
+    float vx = avx - bvx, vy = avy - bvy, vz = avz - bvz;
+    float R = ar + br;
+
+    /* Size of the relative geometry; NaN or Inf anywhere makes it NaN or Inf. */
+    float size = ((fabsf(lx) + fabsf(ly)) + fabsf(lz)) + ((fabsf(vx) + fabsf(vy)) + fabsf(vz));
+    size = size + R;
+    if (!(size < TOI_MAX_SUM) || !(ar >= 0.0f) || !(br >= 0.0f)) {
+        toi_scalar_miss(res);
+        return;
+    }
+    float s = toi_scalar_pow2_scale(size);
+    lx = lx * s, ly = ly * s, lz = lz * s;
+    vx = vx * s, vy = vy * s, vz = vz * s;
+    R = R * s;
+
+    float a = (vx * vx + vy * vy) + vz * vz;
+    float b = (lx * vx + ly * vy) + lz * vz;
+    float ll = (lx * lx + ly * ly) + lz * lz;
+    float RR = R * R;
+    float c = ll - RR;
+    float cx = ly * vz - lz * vy, cy = lz * vx - lx * vz, cz = lx * vy - ly * vx;
+    float disc = a * RR - ((cx * cx + cy * cy) + cz * cz);
+
+    float t;
+    int overlap = 0;
+    if (c <= 0.0f) {
+        /* Touching at t = 0: a hit only if approaching, or when every overlap is wanted. */
+        if (!(b < 0.0f) && !(flags & TOI_ALL_OVERLAPS)) {
+            toi_scalar_miss(res);
+            return;
+        }
+        t = 0.0f;
+        overlap = 1;
+    } else {
+        if (!(b < 0.0f) || !(disc >= 0.0f)) {
+            toi_scalar_miss(res);
+            return;
+        }
+        float q = sqrtf(disc) - b;
+        t = c / q;
+        if (!(t <= 1.0f)) {
+            toi_scalar_miss(res);
+            return;
+        }
+    }
+    res->t = t;
+    if (!full)
+        return;
+
+    /* Normal: from B's centre toward A's at time t (scaled units). */
+    float dx = lx + t * vx, dy = ly + t * vy, dz = lz + t * vz;
+    float dd = (dx * dx + dy * dy) + dz * dz;
+    float len = sqrtf(dd);
+    float inv = 1.0f / len;
+    if (dd >= TOI_MIN_DIR2) {
+        res->nx = dx * inv, res->ny = dy * inv, res->nz = dz * inv;
+    } else {
+        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
+    }
+    /* Point: on B's surface toward A, in world units. */
+    res->px = (bx + t * bvx) + res->nx * br;
+    res->py = (by + t * bvy) + res->ny * br;
+    res->pz = (bz + t * bvz) + res->nz * br;
+    /* Depth: R - |l| back in world units, never negative. */
+    res->depth = 0.0f;
+    if (overlap) {
+        float depth = (R - len) * (1.0f / s);
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    }
+}
+
+size_t toi_scalar_sweep_spheres(size_t n, const toi_spheres *A, const toi_spheres *B,
+                            unsigned flags, const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        toi_result r;
+        toi_scalar_miss(&r);
+        sweep_pair(A->x[i], A->y[i], A->z[i], A->vx[i], A->vy[i], A->vz[i], A->r[i], B->x[i],
+                   B->y[i], B->z[i], B->vx[i], B->vy[i], B->vz[i], B->r[i], flags, full, &r);
+        hits += r.t != TOI_NO_HIT;
+        toi_scalar_store(out, i, &r);
+    }
+    return hits;
+}
+
+size_t toi_scalar_sweep_sphere_pairs(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                 const toi_spheres *S, unsigned flags, const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t i = ia[k], j = ib[k];
+        toi_result r;
+        toi_scalar_miss(&r);
+        sweep_pair(S->x[i], S->y[i], S->z[i], S->vx[i], S->vy[i], S->vz[i], S->r[i], S->x[j],
+                   S->y[j], S->z[j], S->vx[j], S->vy[j], S->vz[j], S->r[j], flags, full, &r);
+        hits += r.t != TOI_NO_HIT;
+        toi_scalar_store(out, k, &r);
+    }
+    return hits;
+}

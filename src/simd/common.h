@@ -1,0 +1,97 @@
+/* simd/common.h - what every SIMD kernel body shares: naming, partial loads and stores for
+   the batch tail, and storing a block of results. Included after a backend's vec.h. */
+#ifndef TOI_SIMD_COMMON_H
+#define TOI_SIMD_COMMON_H
+
+#include "../internal.h"
+
+#include <string.h>
+
+#define TOI_FN__(isa, name) toi_##isa##_##name
+#define TOI_FN_(isa, name) TOI_FN__(isa, name)
+#define TOI_FN(name) TOI_FN_(TOI_ISA, name) /* toi_sse_name, toi_avx2_name, ... */
+
+/* The kernels of this backend (defined by src/<isa>/<kernel>.c, collected by kernels.c). */
+size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *a, const toi_spheres *b,
+                             unsigned flags, const toi_hits *out);
+size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                  const toi_spheres *bodies, unsigned flags,
+                                  const toi_hits *out);
+size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *s, const toi_plane *plane,
+                                   unsigned flags, const toi_hits *out);
+
+/* A block of VW results; lanes that miss hold t = TOI_NO_HIT and 0 elsewhere. */
+typedef struct vres {
+    vf t, nx, ny, nz, px, py, pz, depth;
+} vres;
+
+/* Lanes [0, cnt) of p, the rest 0. With cnt == VW (the whole batch but its tail) this is one
+   unaligned load; the tail goes through a small buffer, so nothing past p[cnt - 1] is read. */
+TOI_VINLINE vf vload_n(const float *p, size_t cnt)
+{
+    if (cnt == VW)
+        return vload(p);
+    float tmp[VW] = {0};
+    memcpy(tmp, p, cnt * sizeof *p);
+    return vload(tmp);
+}
+
+TOI_VINLINE void vstore_n(float *p, vf a, size_t cnt)
+{
+    if (cnt == VW) {
+        vstore(p, a);
+        return;
+    }
+    float tmp[VW];
+    vstore(tmp, a);
+    memcpy(p, tmp, cnt * sizeof *p);
+}
+
+/* base[idx[k]] for lanes [0, cnt); the tail's missing lanes read base[idx[0]]. */
+TOI_VINLINE vf vgather_n(const float *base, const uint32_t *idx, size_t cnt)
+{
+    if (cnt == VW)
+        return vgather(base, idx);
+    uint32_t tmp[VW];
+    for (size_t k = 0; k < VW; k++)
+        tmp[k] = idx[k < cnt ? k : 0];
+    return vgather(base, tmp);
+}
+
+/* Number of hits among lanes [0, cnt). */
+TOI_VINLINE size_t vcount_n(vm hit, size_t cnt)
+{
+    unsigned bits = mbits(hit) & (unsigned)((1ull << cnt) - 1);
+    return (size_t)__builtin_popcount(bits);
+}
+
+/* Store the outputs the caller asked for (t always; the rest only in full mode). */
+TOI_VINLINE void vstore_res(const toi_hits *out, size_t i, const vres *r, size_t cnt, int full)
+{
+    vstore_n(out->t + i, r->t, cnt);
+    if (!full)
+        return;
+    if (out->nx) vstore_n(out->nx + i, r->nx, cnt);
+    if (out->ny) vstore_n(out->ny + i, r->ny, cnt);
+    if (out->nz) vstore_n(out->nz + i, r->nz, cnt);
+    if (out->px) vstore_n(out->px + i, r->px, cnt);
+    if (out->py) vstore_n(out->py + i, r->py, cnt);
+    if (out->pz) vstore_n(out->pz + i, r->pz, cnt);
+    if (out->depth) vstore_n(out->depth + i, r->depth, cnt);
+}
+
+/* Runs BLOCK(i, cnt, full) over the batch: whole vectors, then the tail as one partial vector,
+   with `full` a compile-time constant in each copy of the loop. BLOCK returns its hit count. */
+#define TOI_BATCH(n, full, BLOCK)                                                    \
+    do {                                                                             \
+        size_t i_ = 0;                                                               \
+        if (full) {                                                                  \
+            for (; i_ + VW <= (n); i_ += VW) hits += BLOCK(i_, VW, 1);               \
+            if (i_ < (n)) hits += BLOCK(i_, (n) - i_, 1);                            \
+        } else {                                                                     \
+            for (; i_ + VW <= (n); i_ += VW) hits += BLOCK(i_, VW, 0);               \
+            if (i_ < (n)) hits += BLOCK(i_, (n) - i_, 0);                            \
+        }                                                                            \
+    } while (0)
+
+#endif /* TOI_SIMD_COMMON_H */

@@ -1,0 +1,65 @@
+/* simd/plane.h - sphere-plane sweep kernel body, written once over the vector layer.
+   Included by src/<isa>/plane.c after that backend's vec.h; the same operations in the same
+   order as the scalar reference (src/scalar/plane.c), branch-free across VW spheres. */
+#include "common.h"
+
+typedef struct plane_vec {
+    vf nx, ny, nz, d;
+    vm ok; /* the plane is finite */
+} plane_vec;
+
+TOI_VINLINE size_t plane_block(const toi_spheres *S, const plane_vec *P, vm all_overlaps,
+                               const toi_hits *out, size_t i, size_t cnt, int full)
+{
+    const vf zero = vzero();
+    vf x = vload_n(S->x + i, cnt), y = vload_n(S->y + i, cnt), z = vload_n(S->z + i, cnt);
+    vf vx = vload_n(S->vx + i, cnt), vy = vload_n(S->vy + i, cnt);
+    vf vz = vload_n(S->vz + i, cnt), r = vload_n(S->r + i, cnt);
+
+    /* 0 * x is 0 for every finite x and NaN otherwise */
+    vf finite = vadd(vadd(vadd(vmul(x, zero), vmul(y, zero)), vmul(z, zero)),
+                     vadd(vadd(vmul(vx, zero), vmul(vy, zero)), vmul(vz, zero)));
+    finite = vadd(finite, vmul(r, zero));
+    vm valid = mand(P->ok, mand(veq(finite, zero), vge(r, zero)));
+
+    vf s0 = vsub(vadd(vadd(vmul(P->nx, x), vmul(P->ny, y)), vmul(P->nz, z)), P->d);
+    vf sv = vadd(vadd(vmul(P->nx, vx), vmul(P->ny, vy)), vmul(P->nz, vz));
+    vm overlap = vle(s0, r);
+    vm approach = vlt(sv, zero);
+    vf tsep = vdiv(vsub(r, s0), sv);
+    vm hit_ov = mand(overlap, mor(approach, all_overlaps));
+    vm hit_sep = mand(mandnot(approach, overlap), vle(tsep, vset(1.0f)));
+    vm hit = mand(valid, mor(hit_ov, hit_sep));
+    vf t = vsel(overlap, zero, tsep);
+
+    vres o;
+    o.t = vsel(hit, t, vset(TOI_NO_HIT));
+    if (full) {
+        vf st = vadd(s0, vmul(t, sv)); /* signed distance at t */
+        o.nx = vsel(hit, P->nx, zero);
+        o.ny = vsel(hit, P->ny, zero);
+        o.nz = vsel(hit, P->nz, zero);
+        o.px = vsel(hit, vsub(vadd(x, vmul(t, vx)), vmul(st, P->nx)), zero);
+        o.py = vsel(hit, vsub(vadd(y, vmul(t, vy)), vmul(st, P->ny)), zero);
+        o.pz = vsel(hit, vsub(vadd(z, vmul(t, vz)), vmul(st, P->nz)), zero);
+        vf depth = vsub(r, s0);
+        depth = vsel(vgt(depth, zero), depth, zero);
+        o.depth = vsel(mand(hit, overlap), depth, zero);
+    }
+    vstore_res(out, i, &o, cnt, full);
+    return vcount_n(hit, cnt);
+}
+
+size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *S, const toi_plane *plane,
+                                   unsigned flags, const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const int full = toi_wants_full(out);
+    const plane_vec P = {vset(plane->nx), vset(plane->ny), vset(plane->nz), vset(plane->d),
+                         mconst(toi_plane_ok(plane))};
+    size_t hits = 0;
+#define BLOCK(i, cnt, f) plane_block(S, &P, all_overlaps, out, i, cnt, f)
+    TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    return hits;
+}

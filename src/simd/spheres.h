@@ -1,0 +1,124 @@
+/* simd/spheres.h - sphere-sphere sweep kernel body, written once over the vector layer.
+   Included by src/<isa>/spheres.c after that backend's vec.h. It performs the scalar
+   reference's operations (src/scalar/spheres.c, where the method is explained) in the same
+   order, branch-free across VW pairs, so every lane's result is bit-identical to it. */
+#include "common.h"
+
+/* Pair block: sphere A = in[0..6] (x, y, z, vx, vy, vz, r), sphere B = in[7..13]. */
+TOI_VINLINE vm sweep_pair_vec(const vf in[14], vm all_overlaps, int full, vres *o)
+{
+    const vf zero = vzero();
+    vf lx = vsub(in[0], in[7]), ly = vsub(in[1], in[8]), lz = vsub(in[2], in[9]);
+    vf vx = vsub(in[3], in[10]), vy = vsub(in[4], in[11]), vz = vsub(in[5], in[12]);
+    vf R = vadd(in[6], in[13]);
+
+    /* size = ((|lx| + |ly|) + |lz|) + ((|vx| + |vy|) + |vz|) + R; non-finite -> invalid */
+    vf size = vadd(vadd(vadd(vabs(lx), vabs(ly)), vabs(lz)),
+                   vadd(vadd(vabs(vx), vabs(vy)), vabs(vz)));
+    size = vadd(size, R);
+    vm valid = mand(vlt(size, vset(TOI_MAX_SUM)),
+                    mand(vge(in[6], zero), vge(in[13], zero)));
+
+    vf s = vpow2_scale(size); /* exact rescale to size ~1 */
+    lx = vmul(lx, s), ly = vmul(ly, s), lz = vmul(lz, s);
+    vx = vmul(vx, s), vy = vmul(vy, s), vz = vmul(vz, s);
+    R = vmul(R, s);
+
+    vf a = vadd(vadd(vmul(vx, vx), vmul(vy, vy)), vmul(vz, vz));    /* v.v */
+    vf b = vadd(vadd(vmul(lx, vx), vmul(ly, vy)), vmul(lz, vz));    /* l.v */
+    vf ll = vadd(vadd(vmul(lx, lx), vmul(ly, ly)), vmul(lz, lz));   /* l.l */
+    vf RR = vmul(R, R);
+    vf c = vsub(ll, RR);
+    vf cx = vsub(vmul(ly, vz), vmul(lz, vy));                       /* l x v */
+    vf cy = vsub(vmul(lz, vx), vmul(lx, vz));
+    vf cz = vsub(vmul(lx, vy), vmul(ly, vx));
+    vf disc = vsub(vmul(a, RR), vadd(vadd(vmul(cx, cx), vmul(cy, cy)), vmul(cz, cz)));
+
+    vm overlap = vle(c, zero);         /* touching at t = 0 */
+    vm approach = vlt(b, zero);        /* f'(0) < 0 */
+    vf q = vsub(vsqrt(disc), b);
+    vf tsep = vdiv(c, q);              /* first root, stable form */
+    vm hit_ov = mand(overlap, mor(approach, all_overlaps));
+    vm hit_sep = mand(mandnot(approach, overlap), mand(vge(disc, zero), vle(tsep, vset(1.0f))));
+    vm hit = mand(valid, mor(hit_ov, hit_sep));
+    vf t = vsel(overlap, zero, tsep);
+    o->t = vsel(hit, t, vset(TOI_NO_HIT));
+    if (!full)
+        return hit;
+
+    /* Normal: from B's centre toward A's at time t (scaled units), fallback if coincident. */
+    vf dx = vadd(lx, vmul(t, vx)), dy = vadd(ly, vmul(t, vy)), dz = vadd(lz, vmul(t, vz));
+    vf dd = vadd(vadd(vmul(dx, dx), vmul(dy, dy)), vmul(dz, dz));
+    vf len = vsqrt(dd);
+    vf inv = vdiv(vset(1.0f), len);
+    vm dir = vge(dd, vset(TOI_MIN_DIR2));
+    vf nx = vsel(dir, vmul(dx, inv), vset(TOI_FALLBACK_NX));
+    vf ny = vsel(dir, vmul(dy, inv), vset(TOI_FALLBACK_NY));
+    vf nz = vsel(dir, vmul(dz, inv), vset(TOI_FALLBACK_NZ));
+    o->nx = vsel(hit, nx, zero);
+    o->ny = vsel(hit, ny, zero);
+    o->nz = vsel(hit, nz, zero);
+    /* Point: on B's surface toward A, in world units. */
+    o->px = vsel(hit, vadd(vadd(in[7], vmul(t, in[10])), vmul(nx, in[13])), zero);
+    o->py = vsel(hit, vadd(vadd(in[8], vmul(t, in[11])), vmul(ny, in[13])), zero);
+    o->pz = vsel(hit, vadd(vadd(in[9], vmul(t, in[12])), vmul(nz, in[13])), zero);
+    /* Depth: R - |l| back in world units, never negative. */
+    vf depth = vmul(vsub(R, len), vdiv(vset(1.0f), s));
+    depth = vsel(vgt(depth, zero), depth, zero);
+    o->depth = vsel(mand(hit, overlap), depth, zero);
+    return hit;
+}
+
+TOI_VINLINE size_t spheres_block(const toi_spheres *A, const toi_spheres *B, vm all_overlaps,
+                                 const toi_hits *out, size_t i, size_t cnt, int full)
+{
+    vf in[14];
+    const float *const src[14] = {A->x, A->y, A->z, A->vx, A->vy, A->vz, A->r,
+                                  B->x, B->y, B->z, B->vx, B->vy, B->vz, B->r};
+    for (int k = 0; k < 14; k++)
+        in[k] = vload_n(src[k] + i, cnt);
+    vres r;
+    vm hit = sweep_pair_vec(in, all_overlaps, full, &r);
+    vstore_res(out, i, &r, cnt, full);
+    return vcount_n(hit, cnt);
+}
+
+size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *A, const toi_spheres *B,
+                             unsigned flags, const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const int full = toi_wants_full(out);
+    size_t hits = 0;
+#define BLOCK(i, cnt, f) spheres_block(A, B, all_overlaps, out, i, cnt, f)
+    TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    return hits;
+}
+
+TOI_VINLINE size_t pairs_block(const uint32_t *ia, const uint32_t *ib, const toi_spheres *S,
+                               vm all_overlaps, const toi_hits *out, size_t i, size_t cnt,
+                               int full)
+{
+    vf in[14];
+    const float *const src[7] = {S->x, S->y, S->z, S->vx, S->vy, S->vz, S->r};
+    for (int k = 0; k < 7; k++) {
+        in[k] = vgather_n(src[k], ia + i, cnt);
+        in[k + 7] = vgather_n(src[k], ib + i, cnt);
+    }
+    vres r;
+    vm hit = sweep_pair_vec(in, all_overlaps, full, &r);
+    vstore_res(out, i, &r, cnt, full);
+    return vcount_n(hit, cnt);
+}
+
+size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                  const toi_spheres *S, unsigned flags, const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const int full = toi_wants_full(out);
+    size_t hits = 0;
+#define BLOCK(i, cnt, f) pairs_block(ia, ib, S, all_overlaps, out, i, cnt, f)
+    TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    return hits;
+}

@@ -1,0 +1,3 @@
+/* sse/plane.c - sphere-plane sweep for the sse backend */
+#include "vec.h"
+#include "../simd/plane.h"

@@ -1,0 +1,66 @@
+/* main.c - test runner: every group, then a line "N passed, N failed".
+   Environment: TOI_TEST_SCALE scales the random query counts (qemu runs use less);
+   TOI_TEST_EXPECT names the backend dispatch must pick on this CPU. */
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+double t_scale = 1.0;
+static int passed, failed, case_failures;
+static const char *case_name;
+
+void t_fail(const char *file, int line, const char *fmt, ...)
+{
+    if (case_failures++ < 5) {
+        va_list ap;
+        va_start(ap, fmt);
+        printf("  FAIL %s (%s:%d): ", case_name, file, line);
+        vprintf(fmt, ap);
+        printf("\n");
+        va_end(ap);
+    }
+}
+
+void t_run(const char *name, void (*fn)(const void *ctx), const void *ctx)
+{
+    case_name = name;
+    case_failures = 0;
+    fn(ctx);
+    if (case_failures) {
+        failed++;
+        printf("FAIL %s (%d failed checks)\n", name, case_failures);
+    } else {
+        passed++;
+        printf("ok   %s\n", name);
+    }
+    fflush(stdout);
+}
+
+size_t t_count(size_t n)
+{
+    double c = (double)n * t_scale;
+    return c < 1 ? 1 : (size_t)c;
+}
+
+int main(void)
+{
+    const char *sc = getenv("TOI_TEST_SCALE");
+    if (sc)
+        t_scale = atof(sc);
+    t_init_impls();
+    printf("toi %s tests: dispatch picked %s; testing", toi_version(),
+           toi_backend_name(toi_get_backend()));
+    for (int i = 0; i < t_nimpls; i++)
+        printf(" %s", t_impls[i].name);
+    printf(" (scale %g)\n", t_scale);
+
+    group_dispatch();
+    group_contract();
+    group_differential();
+    group_accuracy();
+    group_golden();
+
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,97 @@
+/* test.h - the test harness: cases and checks, the implementations under test, a portable
+   random generator, and output buffers. */
+#ifndef TOI_TEST_H
+#define TOI_TEST_H
+
+#include "internal.h"
+#include "toi.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- cases and checks ---- */
+void t_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define CHECK(cond, ...) ((cond) ? (void)0 : t_fail(__FILE__, __LINE__, __VA_ARGS__))
+void t_run(const char *name, void (*fn)(const void *ctx), const void *ctx);
+extern double t_scale; /* multiplies random query counts (TOI_TEST_SCALE, default 1) */
+size_t t_count(size_t n); /* n * t_scale, at least 1 */
+
+/* ---- implementations: every available backend through the public API (forced with
+   toi_set_backend, and checked to be the one that ran), plus NEON through SIMDe on x86 ---- */
+typedef struct t_impl {
+    const char *name;
+    const toi_kernels *k;
+    int via_api;
+} t_impl;
+extern t_impl t_impls[8];
+extern int t_nimpls; /* t_impls[0] is the scalar reference */
+void t_init_impls(void);
+
+ptrdiff_t t_spheres(const t_impl *im, size_t n, const toi_spheres *a, const toi_spheres *b,
+                    unsigned flags, const toi_hits *out);
+ptrdiff_t t_pairs(const t_impl *im, size_t n, const uint32_t *ia, const uint32_t *ib,
+                  size_t nb, const toi_spheres *s, unsigned flags, const toi_hits *out);
+ptrdiff_t t_plane(const t_impl *im, size_t n, const toi_spheres *s, const toi_plane *p,
+                  unsigned flags, const toi_hits *out);
+
+/* ---- deterministic random numbers: integer arithmetic and exact float operations only, so
+   every architecture draws the same inputs (no libm) ---- */
+typedef struct rng {
+    uint64_t s;
+} rng;
+static inline uint64_t rng_u64(rng *r) /* splitmix64 */
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static inline uint32_t rng_below(rng *r, uint32_t n) { return (uint32_t)(rng_u64(r) % n); }
+static inline float rng_unit(rng *r) { return (float)(rng_u64(r) >> 40) * 0x1p-24f; } /* [0,1) */
+static inline float rng_range(rng *r, float lo, float hi) { return lo + (hi - lo) * rng_unit(r); }
+static inline float bits_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* ---- sphere batches and hit buffers (allocated with a 1-float offset: unaligned) ---- */
+typedef struct t_sph {
+    float *f[7]; /* x y z vx vy vz r */
+    toi_spheres s;
+} t_sph;
+void t_spheres_alloc(t_sph *b, size_t n);
+void t_spheres_free(t_sph *b);
+
+#define T_NOUT 8 /* t nx ny nz px py pz depth */
+typedef struct t_hits {
+    float *f[T_NOUT];
+    uint32_t *index;
+    uint8_t *feature;
+    toi_hits h;
+    size_t n;
+} t_hits;
+void t_hits_alloc(t_hits *h, size_t n); /* all outputs, filled with a sentinel pattern */
+void t_hits_free(t_hits *h);
+void t_hits_fill(t_hits *h, uint8_t byte);
+/* First output whose bits differ at some index, or -1; *at gets that index. */
+int t_hits_diff(const t_hits *a, const t_hits *b, size_t n, size_t *at);
+extern const char *const t_out_names[T_NOUT];
+
+/* Groups. */
+void group_contract(void);
+void group_differential(void);
+void group_accuracy(void);
+void group_dispatch(void);
+void group_golden(void);
+
+#endif /* TOI_TEST_H */

@@ -1,0 +1,157 @@
+/* util.c - implementations under test, query wrappers that force and verify the backend,
+   and batch buffers. */
+#include "test.h"
+
+#include <stdlib.h>
+
+#if defined(TOI_TEST_SIMDE_NEON)
+extern const toi_kernels toi_kernels_neon; /* src/neon built through SIMDe (tests only) */
+#endif
+
+t_impl t_impls[8];
+int t_nimpls;
+
+void t_init_impls(void)
+{
+    static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
+                                      TOI_BACKEND_NEON};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (toi_backend_available(all[i]))
+            t_impls[t_nimpls++] = (t_impl){toi_backend_name(all[i]), toi_kernels_for(all[i]), 1};
+#if defined(TOI_TEST_SIMDE_NEON)
+    t_impls[t_nimpls++] = (t_impl){"neon-simde", &toi_kernels_neon, 0};
+#endif
+}
+
+/* Force the backend through the public API and check that it is the one that ran. */
+static void force(const t_impl *im)
+{
+    if (im->via_api)
+        CHECK(toi_set_backend(im->k->id) == TOI_OK, "cannot force %s", im->name);
+}
+static void verify(const t_impl *im)
+{
+    if (im->via_api)
+        CHECK(toi_last_backend() == im->k->id, "forced %s but %s ran", im->name,
+              toi_backend_name(toi_last_backend()));
+}
+
+ptrdiff_t t_spheres(const t_impl *im, size_t n, const toi_spheres *a, const toi_spheres *b,
+                    unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t r;
+    force(im);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    r = im->via_api ? toi_sweep_spheres(n, a, b, flags, out)
+                    : toi_sweep_spheres_on(im->k, n, a, b, flags, out);
+    if (r > 0)
+        verify(im);
+    return r;
+}
+
+ptrdiff_t t_pairs(const t_impl *im, size_t n, const uint32_t *ia, const uint32_t *ib,
+                  size_t nb, const toi_spheres *s, unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t r;
+    force(im);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    r = im->via_api ? toi_sweep_sphere_pairs(n, ia, ib, nb, s, flags, out)
+                    : toi_sweep_sphere_pairs_on(im->k, n, ia, ib, nb, s, flags, out);
+    if (r > 0)
+        verify(im);
+    return r;
+}
+
+ptrdiff_t t_plane(const t_impl *im, size_t n, const toi_spheres *s, const toi_plane *p,
+                  unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t r;
+    force(im);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    r = im->via_api ? toi_sweep_spheres_plane(n, s, p, flags, out)
+                    : toi_sweep_spheres_plane_on(im->k, n, s, p, flags, out);
+    if (r > 0)
+        verify(im);
+    return r;
+}
+
+/* Arrays start one float past an aligned address: no kernel may assume alignment. */
+static void *alloc_unaligned(size_t bytes)
+{
+    char *p = malloc(bytes + 64);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return p + 4;
+}
+static void free_unaligned(void *p)
+{
+    if (p)
+        free((char *)p - 4);
+}
+
+void t_spheres_alloc(t_sph *b, size_t n)
+{
+    for (int k = 0; k < 7; k++) {
+        b->f[k] = alloc_unaligned((n + 1) * sizeof(float));
+        memset(b->f[k], 0, (n + 1) * sizeof(float));
+    }
+    b->s = (toi_spheres){b->f[0], b->f[1], b->f[2], b->f[3], b->f[4], b->f[5], b->f[6]};
+}
+
+void t_spheres_free(t_sph *b)
+{
+    for (int k = 0; k < 7; k++)
+        free_unaligned(b->f[k]);
+}
+
+const char *const t_out_names[T_NOUT] = {"t", "nx", "ny", "nz", "px", "py", "pz", "depth"};
+
+void t_hits_fill(t_hits *h, uint8_t byte)
+{
+    for (int k = 0; k < T_NOUT; k++)
+        memset(h->f[k], byte, (h->n + 1) * sizeof(float));
+    memset(h->index, byte, (h->n + 1) * sizeof(uint32_t));
+    memset(h->feature, byte, h->n + 1);
+}
+
+void t_hits_alloc(t_hits *h, size_t n)
+{
+    h->n = n;
+    for (int k = 0; k < T_NOUT; k++)
+        h->f[k] = alloc_unaligned((n + 1) * sizeof(float));
+    h->index = alloc_unaligned((n + 1) * sizeof(uint32_t));
+    h->feature = alloc_unaligned(n + 1);
+    h->h = (toi_hits){h->f[0], h->f[1], h->f[2], h->f[3], h->f[4], h->f[5], h->f[6], h->f[7],
+                      h->index, h->feature};
+    t_hits_fill(h, 0xA5);
+}
+
+void t_hits_free(t_hits *h)
+{
+    for (int k = 0; k < T_NOUT; k++)
+        free_unaligned(h->f[k]);
+    free_unaligned(h->index);
+    free_unaligned(h->feature);
+}
+
+int t_hits_diff(const t_hits *a, const t_hits *b, size_t n, size_t *at)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < T_NOUT; k++)
+            if (float_bits(a->f[k][i]) != float_bits(b->f[k][i])) {
+                *at = i;
+                return k;
+            }
+        if (a->index[i] != b->index[i]) {
+            *at = i;
+            return T_NOUT;
+        }
+        if (a->feature[i] != b->feature[i]) {
+            *at = i;
+            return T_NOUT + 1;
+        }
+    }
+    return -1;
+}
