@@ -1,2 +1,264 @@
-#include "test.h"
-void group_accuracy(void) {}
+/* test_accuracy.c - group 3: the scalar reference against the long-double oracle, with the
+   contract's backward-error margin delta = 64 * FLT_EPSILON * S: no miss where the pair with
+   its contact radius shrunk by delta touches, no hit where the grown pair does not, t between
+   the grown and the shrunk pair's first contact, and normal, point and depth at the reported t
+   within the same margin. Where the motion is within the margin of tangential at t = 0 either
+   answer is accepted (the contract says so). */
+#include "gen.h"
+#include "oracle.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define EPS ((ld)FLT_EPSILON)
+
+typedef struct sphere_q {
+    ld l[3], v[3];
+} sphere_q;
+
+static ld sphere_f(const void *q, ld t)
+{
+    const sphere_q *s = q;
+    return ld_norm3(s->l[0] + t * s->v[0], s->l[1] + t * s->v[1], s->l[2] + t * s->v[2]);
+}
+
+typedef struct plane_q {
+    ld s0, sv;
+} plane_q;
+
+static ld plane_f(const void *q, ld t)
+{
+    const plane_q *p = q;
+    return p->s0 + t * p->sv;
+}
+
+typedef struct acc_stats {
+    size_t queries, hits, ambiguous;
+} acc_stats;
+
+/* Hit/miss and t against the shrunk and grown contact radii. */
+static int check_t(oracle_fn f, const void *q, ld R, ld delta, ld slope0, int amb,
+                   unsigned flags, float t, const char *what, size_t i)
+{
+    oracle_hit hs = oracle_first_contact(f, q, R - delta, slope0, flags & TOI_ALL_OVERLAPS);
+    oracle_hit hg = oracle_first_contact(f, q, R + delta, slope0, flags & TOI_ALL_OVERLAPS);
+    int hit = t != TOI_NO_HIT;
+    int ok = 1;
+    if (!amb) {
+        if (hs.hit && !hit) {
+            CHECK(0, "%s %zu: false miss (shrunk pair hits at t = %.9Lg)", what, i, hs.t);
+            ok = 0;
+        }
+        if (!hg.hit && hit) {
+            CHECK(0, "%s %zu: false hit at t = %.9g (grown pair misses)", what, i, t);
+            ok = 0;
+        }
+    }
+    if (hit && hg.hit) {
+        ld hi = hs.hit ? hs.t : 1;
+        ld slack = 2 * EPS;
+        if (!(t >= hg.t - slack && t <= hi + slack)) {
+            CHECK(0, "%s %zu: t = %.9g outside [%.9Lg, %.9Lg]", what, i, t, hg.t, hi);
+            ok = 0;
+        }
+    }
+    if (!(hit ? (t >= 0 && t <= 1) : 1)) {
+        CHECK(0, "%s %zu: t = %.9g outside [0,1]", what, i, t);
+        ok = 0;
+    }
+    return ok;
+}
+
+static void print_q(const float *v, int n)
+{
+    printf("    inputs:");
+    for (int k = 0; k < n; k++)
+        printf(" %.9g", v[k]);
+    printf("\n");
+}
+
+static ld max4(ld a, ld b, ld c, ld d)
+{
+    ld m = a > b ? a : b;
+    m = m > c ? m : c;
+    return m > d ? m : d;
+}
+
+static void acc_spheres(const void *ctx)
+{
+    (void)ctx;
+    const size_t N = 4096;
+    size_t total = t_count(200000), done = 0, fails = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_sph a, b;
+    t_hits h;
+    t_spheres_alloc(&a, N);
+    t_spheres_alloc(&b, N);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC1};
+    acc_stats st = {0, 0, 0};
+    while (done < total && fails < 5) {
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < N; i++) {
+            float qa[7], qb[7];
+            gen_pair(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), qa, qb); /* no specials */
+            for (int k = 0; k < 7; k++)
+                a.f[k][i] = qa[k], b.f[k][i] = qb[k];
+        }
+        t_spheres(&t_impls[0], N, &a.s, &b.s, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            sphere_q q;
+            for (int k = 0; k < 3; k++) {
+                q.l[k] = (ld)a.f[k][i] - (ld)b.f[k][i];
+                q.v[k] = (ld)a.f[3 + k][i] - (ld)b.f[3 + k][i];
+            }
+            ld R = (ld)a.f[6][i] + (ld)b.f[6][i];
+            ld ll = ld_norm3(q.l[0], q.l[1], q.l[2]), vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+            ld S = max4(ll, vl, R, 0), delta = 64 * EPS * S;
+            ld lv = q.l[0] * q.v[0] + q.l[1] * q.v[1] + q.l[2] * q.v[2];
+            int amb = ld_abs(lv) < 2 * delta * vl && sphere_f(&q, 0) <= R + delta;
+            st.ambiguous += amb;
+            float t = h.f[0][i];
+            int ok = check_t(sphere_f, &q, R, delta, lv, amb, flags, t, "pair", done + i);
+            if (ok && t != TOI_NO_HIT) {
+                st.hits++;
+                ld tt = t, d[3], n[3], nl;
+                for (int k = 0; k < 3; k++)
+                    d[k] = q.l[k] + tt * q.v[k];
+                ld dl = ld_norm3(d[0], d[1], d[2]);
+                ld tol_n = dl > 4 * delta ? 4 * delta / dl + 1e-6L : 2;
+                ld err = 0;
+                nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
+                for (int k = 0; k < 3; k++) {
+                    n[k] = dl > 0 ? d[k] / dl : (k == 0);
+                    err += (h.f[1 + k][i] - n[k]) * (h.f[1 + k][i] - n[k]);
+                }
+                err = ld_sqrt(err);
+                if (!(ld_abs(nl - 1) <= 1e-6L) || !(err <= tol_n)) {
+                    CHECK(0, "pair %zu: normal (%g %g %g) |n| = %.9Lg, error %.3Lg > %.3Lg",
+                          done + i, h.f[1][i], h.f[2][i], h.f[3][i], nl, err, tol_n);
+                    ok = 0;
+                }
+                ld rb = b.f[6][i], world = 0, perr = 0;
+                for (int k = 0; k < 3; k++) {
+                    ld pk = (ld)b.f[k][i] + tt * (ld)b.f[3 + k][i] + n[k] * rb;
+                    perr += (h.f[4 + k][i] - pk) * (h.f[4 + k][i] - pk);
+                    world += ld_abs(b.f[k][i]) + ld_abs(b.f[3 + k][i]);
+                }
+                perr = ld_sqrt(perr);
+                ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb);
+                if (!(perr <= tol_p)) {
+                    CHECK(0, "pair %zu: point error %.3Lg > %.3Lg", done + i, perr, tol_p);
+                    ok = 0;
+                }
+                ld want_depth = t == 0 && R - ll > 0 ? R - ll : 0;
+                if (!(ld_abs(h.f[7][i] - want_depth) <= delta + 4 * EPS * R) ||
+                    !(h.f[7][i] >= 0)) {
+                    CHECK(0, "pair %zu: depth %.9g, want %.9Lg", done + i, h.f[7][i],
+                          want_depth);
+                    ok = 0;
+                }
+            }
+            if (!ok) {
+                float in[14];
+                for (int k = 0; k < 7; k++)
+                    in[k] = a.f[k][i], in[7 + k] = b.f[k][i];
+                print_q(in, 14);
+                fails++;
+            }
+        }
+        done += N;
+    }
+    st.queries = done;
+    printf("    %zu pairs (%zu hits, %zu within the tangential margin) against the oracle\n",
+           st.queries, st.hits, st.ambiguous);
+    t_hits_free(&h);
+    t_spheres_free(&a);
+    t_spheres_free(&b);
+}
+
+static void acc_plane(const void *ctx)
+{
+    (void)ctx;
+    const size_t N = 4096;
+    size_t total = t_count(200000), done = 0, fails = 0, hits = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_sph s;
+    t_hits h;
+    t_spheres_alloc(&s, N);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC2};
+    while (done < total && fails < 5) {
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        toi_plane P;
+        gen_plane(&r, &P);
+        for (size_t i = 0; i < N; i++) {
+            float q[7];
+            gen_plane_sphere(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), &P, q);
+            for (int k = 0; k < 7; k++)
+                s.f[k][i] = q[k];
+        }
+        t_plane(&t_impls[0], N, &s.s, &P, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            const ld n[3] = {P.nx, P.ny, P.nz};
+            ld c[3], v[3];
+            for (int k = 0; k < 3; k++)
+                c[k] = s.f[k][i], v[k] = s.f[3 + k][i];
+            plane_q q = {n[0] * c[0] + n[1] * c[1] + n[2] * c[2] - P.d,
+                         n[0] * v[0] + n[1] * v[1] + n[2] * v[2]};
+            ld r0 = s.f[6][i], vl = ld_norm3(v[0], v[1], v[2]);
+            ld S = max4(ld_norm3(c[0], c[1], c[2]), ld_abs(P.d), vl, r0);
+            ld delta = 64 * EPS * S;
+            int amb = ld_abs(q.sv) < 2 * 64 * EPS * vl && q.s0 <= r0 + delta;
+            float t = h.f[0][i];
+            int ok = check_t(plane_f, &q, r0, delta, q.sv, amb, flags, t, "sphere", done + i);
+            if (ok && t != TOI_NO_HIT) {
+                hits++;
+                ld tt = t, st = q.s0 + tt * q.sv, perr = 0;
+                for (int k = 0; k < 3; k++) {
+                    ld pk = c[k] + tt * v[k] - st * n[k];
+                    perr += (h.f[4 + k][i] - pk) * (h.f[4 + k][i] - pk);
+                    if (h.f[1 + k][i] != (&P.nx)[k]) {
+                        CHECK(0, "sphere %zu: normal is not the plane's", done + i);
+                        ok = 0;
+                    }
+                }
+                perr = ld_sqrt(perr);
+                ld tol_p = 2 * delta + 8 * EPS * (S + ld_abs(st));
+                if (!(perr <= tol_p)) {
+                    CHECK(0, "sphere %zu: point error %.3Lg > %.3Lg", done + i, perr, tol_p);
+                    ok = 0;
+                }
+                ld want_depth = t == 0 && r0 - q.s0 > 0 ? r0 - q.s0 : 0;
+                if (!(ld_abs(h.f[7][i] - want_depth) <= delta)) {
+                    CHECK(0, "sphere %zu: depth %.9g, want %.9Lg", done + i, h.f[7][i],
+                          want_depth);
+                    ok = 0;
+                }
+            }
+            if (!ok) {
+                float in[11];
+                for (int k = 0; k < 7; k++)
+                    in[k] = s.f[k][i];
+                in[7] = P.nx, in[8] = P.ny, in[9] = P.nz, in[10] = P.d;
+                print_q(in, 11);
+                fails++;
+            }
+        }
+        done += N;
+    }
+    printf("    %zu spheres (%zu hits) against the oracle\n", done, hits);
+    t_hits_free(&h);
+    t_spheres_free(&s);
+}
+
+void group_accuracy(void)
+{
+    t_run("accuracy/sphere pairs: scalar vs long-double oracle", acc_spheres, NULL);
+    t_run("accuracy/plane: scalar vs long-double oracle", acc_plane, NULL);
+}

@@ -1,0 +1,62 @@
+/* oracle.c - long-double first-contact oracle: golden-section search for the minimum of a
+   convex f on [0,1], then bisection for the first crossing of R. */
+#include "oracle.h"
+
+#include <math.h>
+
+ld ld_abs(ld x) { return x < 0 ? -x : x; }
+ld ld_sqrt(ld x) { return sqrtl(x); }
+ld ld_norm3(ld x, ld y, ld z)
+{
+    /* scaled, so no intermediate over- or underflows */
+    ld m = ld_abs(x);
+    if (ld_abs(y) > m) m = ld_abs(y);
+    if (ld_abs(z) > m) m = ld_abs(z);
+    if (m == 0) return 0;
+    x /= m, y /= m, z /= m;
+    return m * sqrtl(x * x + y * y + z * z);
+}
+
+oracle_hit oracle_first_contact(oracle_fn f, const void *q, ld R, ld slope0, int all_overlaps)
+{
+    oracle_hit none = {0, 0};
+    ld f0 = f(q, 0);
+    if (f0 <= R) {
+        if (slope0 < 0 || all_overlaps)
+            return (oracle_hit){1, 0};
+        return none; /* convex and not decreasing at 0: never closer later */
+    }
+    /* minimum of the convex f on [0,1] */
+    const ld g = 0.6180339887498948482045868343656381L;
+    ld lo = 0, hi = 1, x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    ld f1 = f(q, x1), f2 = f(q, x2);
+    for (int i = 0; i < 120; i++) {
+        if (f1 <= f2) {
+            hi = x2, x2 = x1, f2 = f1;
+            x1 = hi - g * (hi - lo);
+            f1 = f(q, x1);
+        } else {
+            lo = x1, x1 = x2, f1 = f2;
+            x2 = lo + g * (hi - lo);
+            f2 = f(q, x2);
+        }
+    }
+    ld tmin = f1 <= f2 ? x1 : x2, fmin = f1 <= f2 ? f1 : f2;
+    ld fe = f(q, 1); /* the end point, which the search may only approach */
+    if (fe <= fmin)
+        tmin = 1, fmin = fe;
+    if (fmin > R)
+        return none;
+    /* f(0) > R >= f(tmin), f decreasing on [0, tmin]: bisect for the crossing */
+    lo = 0, hi = tmin;
+    for (int i = 0; i < 200 && lo < hi; i++) {
+        ld mid = (lo + hi) / 2;
+        if (mid <= lo || mid >= hi)
+            break;
+        if (f(q, mid) > R)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (oracle_hit){1, hi};
+}

@@ -1,0 +1,25 @@
+/* oracle.h - an independent long-double oracle for the contract's one rule, built another way
+   than the kernels: no quadratic, but golden-section search and bisection on the convex
+   distance function f(t). Used only by the accuracy group. */
+#ifndef TOI_TEST_ORACLE_H
+#define TOI_TEST_ORACLE_H
+
+typedef long double ld;
+
+/* f(q, t): the distance function of one query (convex in t on [0,1]). */
+typedef ld (*oracle_fn)(const void *q, ld t);
+
+typedef struct oracle_hit {
+    int hit;
+    ld t;
+} oracle_hit;
+
+/* The first t in [0,1] with f(t) <= R while f decreases; touching at 0 counts when slope0
+   (the sign of f'(0)) is negative, or always with all_overlaps. */
+oracle_hit oracle_first_contact(oracle_fn f, const void *q, ld R, ld slope0, int all_overlaps);
+
+ld ld_abs(ld x);
+ld ld_sqrt(ld x);
+ld ld_norm3(ld x, ld y, ld z);
+
+#endif
