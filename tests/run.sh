@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# run.sh - the whole test suite behind `make test`:
+#   1. native build and run: every group on every x86 backend, plus NEON through SIMDe;
+#   2. TOI_BACKEND overrides (dispatch only);
+#   3. the aarch64 cross-build run under qemu-aarch64, where dispatch must pick neon;
+#   4. the x86 build under qemu-x86_64 CPU models: core2duo -> scalar, Nehalem -> sse,
+#      Haswell -> avx2;
+#   5. make install into a staging directory, and an outside program built with pkg-config.
+# Every run prints "N passed, N failed"; this script sums them into the last line.
+set -u
+cd "$(dirname "$0")/.."
+
+JOBS=${JOBS:-2}
+NATIVE=$(${CC:-cc} -dumpmachine)
+CROSS=aarch64-linux-gnu
+LOGS=build/test-logs
+mkdir -p "$LOGS"
+passed=0
+failed=0
+
+logname() { printf '%s/%s.log' "$LOGS" "$(printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_')"; }
+
+# run LABEL ENV... COMMAND...: run a test binary, show its failures, add up its counts
+run() {
+    local label=$1 log
+    shift
+    log=$(logname "$label")
+    echo "== $label"
+    env "$@" >"$log" 2>&1
+    local rc=$?
+    grep -v -e '^ok ' -e '^    .*bit-identical$' -e "TCG doesn't support requested feature" "$log" | sed 's/^/   /'
+    local line
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    if [ -n "$line" ]; then
+        local p f
+        p=${line%% passed*}
+        f=${line#*passed, }
+        f=${f%% failed}
+        passed=$((passed + p))
+        failed=$((failed + f))
+        if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+            echo "   (exit status $rc)"
+            failed=$((failed + 1))
+        fi
+    else
+        echo "   (no result line: exit status $rc; see $log)"
+        failed=$((failed + 1))
+    fi
+}
+
+# step LABEL COMMAND...: a build or check step that counts as one test
+step() {
+    local label=$1 log
+    shift
+    log=$(logname "$label")
+    if "$@" >"$log" 2>&1; then
+        passed=$((passed + 1))
+        echo "== $label: ok"
+    else
+        failed=$((failed + 1))
+        echo "== $label: FAILED"
+        tail -n 30 "$log" | sed 's/^/   /'
+    fi
+}
+
+# 1. native
+step "build ($NATIVE)" make -j"$JOBS" lib tests-bin
+BIN=build/$NATIVE/toi_tests
+run "tests, $NATIVE" "$BIN"
+native_log=$(logname "tests, $NATIVE")
+best=$(sed -n 's/^toi .* tests: dispatch picked \([a-z0-9]*\);.*/\1/p' "$native_log")
+available=$(sed -n 's/^ *dispatch picked .*available:\(.*\)$/\1 /p' "$native_log")
+
+# 2. TOI_BACKEND overrides: an available backend is used; anything else falls back to the best
+for b in scalar sse avx2 neon bogus; do
+    if [ "${available/ $b /}" != "$available" ]; then
+        expect=$b
+    else
+        expect=$best
+    fi
+    run "TOI_BACKEND=$b picks $expect" TOI_BACKEND=$b TOI_TEST_EXPECT="$expect" \
+        TOI_TEST_GROUPS=dispatch "$BIN"
+done
+
+# 3. aarch64 under qemu: the whole suite, neon must be picked (the long-double oracle is
+#    software quad precision there, so the accuracy group runs a smaller sample)
+if [ "$NATIVE" != "$CROSS" ]; then
+    step "build ($CROSS)" make -j"$JOBS" CC=$CROSS-gcc lib tests-bin
+    run "tests, $CROSS under qemu-aarch64" TOI_TEST_EXPECT=neon TOI_TEST_ACCURACY_SCALE=0.1 \
+        qemu-aarch64 -L /usr/$CROSS "build/$CROSS/toi_tests"
+    run "TOI_BACKEND=scalar on $CROSS" TOI_BACKEND=scalar TOI_TEST_EXPECT=scalar \
+        TOI_TEST_GROUPS=dispatch qemu-aarch64 -L /usr/$CROSS "build/$CROSS/toi_tests"
+fi
+
+# 4. x86 CPU models under qemu: dispatch picks the best each supports, nothing faults
+case "$NATIVE" in
+x86_64-*)
+    for m in core2duo:scalar Nehalem:sse Haswell:avx2; do
+        run "tests under qemu-x86_64 -cpu ${m%%:*} (expects ${m##*:})" \
+            TOI_TEST_EXPECT="${m##*:}" TOI_TEST_SCALE=0.2 \
+            qemu-x86_64 -cpu "${m%%:*}" "$BIN"
+    done
+    ;;
+esac
+
+# 5. install, then build and run an outside program with pkg-config
+install_check() {
+    local stage=build/install-check
+    rm -rf "$stage"
+    make install DESTDIR="$PWD/$stage/root" PREFIX=/usr/local &&
+        test -f "$stage/root/usr/local/include/toi.h" &&
+        test -f "$stage/root/usr/local/lib/libtoi.a" &&
+        test -f "$stage/root/usr/local/lib/libtoi.so" &&
+        test -f "$stage/root/usr/local/lib/pkgconfig/toi.pc" &&
+        PKG_CONFIG_PATH="$PWD/$stage/root/usr/local/lib/pkgconfig" \
+            PKG_CONFIG_SYSROOT_DIR="$PWD/$stage/root" \
+            sh -c 'cc -std=c11 -Wall -Werror -o build/install-check/outside examples/quickstart.c \
+                   $(pkg-config --cflags --libs toi) -lm' &&
+        LD_LIBRARY_PATH="$PWD/$stage/root/usr/local/lib" build/install-check/outside
+}
+step "make install + pkg-config build of examples/quickstart.c" install_check
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
