@@ -55,6 +55,15 @@ TOI_VINLINE vf vpow2_scale(vf m)
     return _mm256_castsi256_ps(_mm256_sub_epi32(_mm256_set1_epi32(0x7f000000), e));
 }
 
+/* The power of two 2^(E - 127) for the exponent field E of each lane: 1 / vpow2_scale. */
+TOI_VINLINE vf vpow2_unscale(vf m)
+{
+    __m256i e = _mm256_and_si256(_mm256_castps_si256(m), _mm256_set1_epi32(0x7f800000));
+    __m256i sub = _mm256_set1_epi32(0x00400000); /* 2^-127 when E = 0 */
+    return _mm256_castsi256_ps(
+        _mm256_blendv_epi8(e, sub, _mm256_cmpeq_epi32(e, _mm256_setzero_si256())));
+}
+
 /* base[idx[k]] for each lane k, any uint32 index: the hardware gather takes signed 32-bit
    offsets, so the indices are biased by -2^31 and the base by +2^31 elements. */
 TOI_VINLINE vf vgather(const float *base, const uint32_t *idx)

@@ -66,6 +66,14 @@ TOI_VINLINE vf vpow2_scale(vf m)
     return vreinterpretq_f32_u32(vsubq_u32(vdupq_n_u32(0x7f000000u), e));
 }
 
+/* The power of two 2^(E - 127) for the exponent field E of each lane: 1 / vpow2_scale. */
+TOI_VINLINE vf vpow2_unscale(vf m)
+{
+    uint32x4_t e = vandq_u32(vreinterpretq_u32_f32(m), vdupq_n_u32(0x7f800000u));
+    uint32x4_t sub = vdupq_n_u32(0x00400000u); /* 2^-127 when E = 0 */
+    return vreinterpretq_f32_u32(vbslq_u32(vceqq_u32(e, vdupq_n_u32(0)), sub, e));
+}
+
 /* base[idx[k]] for each lane k. */
 TOI_VINLINE vf vgather(const float *base, const uint32_t *idx)
 {

@@ -8,15 +8,17 @@ static void sweep_plane(float x, float y, float z, float vx, float vy, float vz,
                         const toi_plane *P, int plane_ok, unsigned flags, int full,
                         toi_result *res)
 {
-    /* 0 * x is 0 for every finite x and NaN otherwise. */
-    float finite = (((x * 0.0f + y * 0.0f) + z * 0.0f) + ((vx * 0.0f + vy * 0.0f) + vz * 0.0f))
-                   + r * 0.0f;
+    float s0 = ((P->nx * x + P->ny * y) + P->nz * z) - P->d;
+    float sv = (P->nx * vx + P->ny * vy) + P->nz * vz;
+    /* x - x is 0 for finite x and NaN otherwise. With a finite plane, s0 and sv are finite
+       only if the centre and the displacement are (an infinite or NaN coordinate makes its
+       product infinite or NaN, 0 * Inf included); a sum too large for a float is out of range
+       and misses as well. */
+    float finite = ((s0 - s0) + (sv - sv)) + (r - r);
     if (!plane_ok || !(finite == 0.0f) || !(r >= 0.0f)) {
         toi_scalar_miss(res);
         return;
     }
-    float s0 = ((P->nx * x + P->ny * y) + P->nz * z) - P->d;
-    float sv = (P->nx * vx + P->ny * vy) + P->nz * vz;
     float t;
     int overlap = 0;
     if (s0 <= r) {

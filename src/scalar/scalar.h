@@ -21,6 +21,20 @@ static inline float toi_scalar_pow2_scale(float m)
     return s;
 }
 
+/* The power of two 2^(E - 127) for the exponent field E of m: exactly 1 / pow2_scale(m)
+   (2^-127, a subnormal, when E = 0). Undoes the rescale without a division. */
+static inline float toi_scalar_pow2_unscale(float m)
+{
+    uint32_t u;
+    memcpy(&u, &m, sizeof u);
+    u &= 0x7f800000u;
+    if (u == 0)
+        u = 0x00400000u;
+    float s;
+    memcpy(&s, &u, sizeof s);
+    return s;
+}
+
 /* One query's result before it is stored. A miss is t = TOI_NO_HIT with everything else 0. */
 typedef struct toi_result {
     float t, nx, ny, nz, px, py, pz, depth;

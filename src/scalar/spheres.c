@@ -81,7 +81,7 @@ static void sweep_pair(float ax, float ay, float az, float avx, float avy, float
     /* Depth: R - |l| back in world units, never negative. */
     res->depth = 0.0f;
     if (overlap) {
-        float depth = (R - len) * (1.0f / s);
+        float depth = (R - len) * toi_scalar_pow2_unscale(size);
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
 }

@@ -58,6 +58,40 @@ TOI_VINLINE vf vgather_n(const float *base, const uint32_t *idx, size_t cnt)
     return vgather(base, tmp);
 }
 
+/* VW spheres: the seven input streams of toi_spheres, one vector each. */
+typedef struct vsph {
+    vf x, y, z, vx, vy, vz, r;
+} vsph;
+
+/* Spheres [i, i + cnt) of s, loaded stream by stream (named, not looped, so they stay in
+   registers). */
+TOI_VINLINE vsph vsph_load(const toi_spheres *s, size_t i, size_t cnt)
+{
+    vsph v;
+    v.x = vload_n(s->x + i, cnt);
+    v.y = vload_n(s->y + i, cnt);
+    v.z = vload_n(s->z + i, cnt);
+    v.vx = vload_n(s->vx + i, cnt);
+    v.vy = vload_n(s->vy + i, cnt);
+    v.vz = vload_n(s->vz + i, cnt);
+    v.r = vload_n(s->r + i, cnt);
+    return v;
+}
+
+/* Spheres s[idx[k]] for lanes [0, cnt). */
+TOI_VINLINE vsph vsph_gather(const toi_spheres *s, const uint32_t *idx, size_t cnt)
+{
+    vsph v;
+    v.x = vgather_n(s->x, idx, cnt);
+    v.y = vgather_n(s->y, idx, cnt);
+    v.z = vgather_n(s->z, idx, cnt);
+    v.vx = vgather_n(s->vx, idx, cnt);
+    v.vy = vgather_n(s->vy, idx, cnt);
+    v.vz = vgather_n(s->vz, idx, cnt);
+    v.r = vgather_n(s->r, idx, cnt);
+    return v;
+}
+
 /* Number of hits among lanes [0, cnt). */
 TOI_VINLINE size_t vcount_n(vm hit, size_t cnt)
 {

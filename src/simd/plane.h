@@ -12,18 +12,14 @@ TOI_VINLINE size_t plane_block(const toi_spheres *S, const plane_vec *P, vm all_
                                const toi_hits *out, size_t i, size_t cnt, int full)
 {
     const vf zero = vzero();
-    vf x = vload_n(S->x + i, cnt), y = vload_n(S->y + i, cnt), z = vload_n(S->z + i, cnt);
-    vf vx = vload_n(S->vx + i, cnt), vy = vload_n(S->vy + i, cnt);
-    vf vz = vload_n(S->vz + i, cnt), r = vload_n(S->r + i, cnt);
-
-    /* 0 * x is 0 for every finite x and NaN otherwise */
-    vf finite = vadd(vadd(vadd(vmul(x, zero), vmul(y, zero)), vmul(z, zero)),
-                     vadd(vadd(vmul(vx, zero), vmul(vy, zero)), vmul(vz, zero)));
-    finite = vadd(finite, vmul(r, zero));
-    vm valid = mand(P->ok, mand(veq(finite, zero), vge(r, zero)));
+    const vsph s = vsph_load(S, i, cnt);
+    const vf x = s.x, y = s.y, z = s.z, vx = s.vx, vy = s.vy, vz = s.vz, r = s.r;
 
     vf s0 = vsub(vadd(vadd(vmul(P->nx, x), vmul(P->ny, y)), vmul(P->nz, z)), P->d);
     vf sv = vadd(vadd(vmul(P->nx, vx), vmul(P->ny, vy)), vmul(P->nz, vz));
+    /* x - x is 0 for finite x, NaN otherwise; s0 and sv are finite only if c and v are */
+    vf finite = vadd(vadd(vsub(s0, s0), vsub(sv, sv)), vsub(r, r));
+    vm valid = mand(P->ok, mand(veq(finite, zero), vge(r, zero)));
     vm overlap = vle(s0, r);
     vm approach = vlt(sv, zero);
     vf tsep = vdiv(vsub(r, s0), sv);
@@ -57,8 +53,10 @@ size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *S, const toi_pla
     const int full = toi_wants_full(out);
     const plane_vec P = {vset(plane->nx), vset(plane->ny), vset(plane->nz), vset(plane->d),
                          mconst(toi_plane_ok(plane))};
+    const toi_spheres s = *S; /* local copies: vector stores may alias anything */
+    const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) plane_block(S, &P, all_overlaps, out, i, cnt, f)
+#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
     return hits;

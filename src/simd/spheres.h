@@ -4,20 +4,19 @@
    order, branch-free across VW pairs, so every lane's result is bit-identical to it. */
 #include "common.h"
 
-/* Pair block: sphere A = in[0..6] (x, y, z, vx, vy, vz, r), sphere B = in[7..13]. */
-TOI_VINLINE vm sweep_pair_vec(const vf in[14], vm all_overlaps, int full, vres *o)
+/* VW pairs: sphere A against sphere B. */
+TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o)
 {
     const vf zero = vzero();
-    vf lx = vsub(in[0], in[7]), ly = vsub(in[1], in[8]), lz = vsub(in[2], in[9]);
-    vf vx = vsub(in[3], in[10]), vy = vsub(in[4], in[11]), vz = vsub(in[5], in[12]);
-    vf R = vadd(in[6], in[13]);
+    vf lx = vsub(A.x, B.x), ly = vsub(A.y, B.y), lz = vsub(A.z, B.z);
+    vf vx = vsub(A.vx, B.vx), vy = vsub(A.vy, B.vy), vz = vsub(A.vz, B.vz);
+    vf R = vadd(A.r, B.r);
 
     /* size = ((|lx| + |ly|) + |lz|) + ((|vx| + |vy|) + |vz|) + R; non-finite -> invalid */
     vf size = vadd(vadd(vadd(vabs(lx), vabs(ly)), vabs(lz)),
                    vadd(vadd(vabs(vx), vabs(vy)), vabs(vz)));
     size = vadd(size, R);
-    vm valid = mand(vlt(size, vset(TOI_MAX_SUM)),
-                    mand(vge(in[6], zero), vge(in[13], zero)));
+    vm valid = mand(vlt(size, vset(TOI_MAX_SUM)), mand(vge(A.r, zero), vge(B.r, zero)));
 
     vf s = vpow2_scale(size); /* exact rescale to size ~1 */
     lx = vmul(lx, s), ly = vmul(ly, s), lz = vmul(lz, s);
@@ -59,11 +58,11 @@ TOI_VINLINE vm sweep_pair_vec(const vf in[14], vm all_overlaps, int full, vres *
     o->ny = vsel(hit, ny, zero);
     o->nz = vsel(hit, nz, zero);
     /* Point: on B's surface toward A, in world units. */
-    o->px = vsel(hit, vadd(vadd(in[7], vmul(t, in[10])), vmul(nx, in[13])), zero);
-    o->py = vsel(hit, vadd(vadd(in[8], vmul(t, in[11])), vmul(ny, in[13])), zero);
-    o->pz = vsel(hit, vadd(vadd(in[9], vmul(t, in[12])), vmul(nz, in[13])), zero);
+    o->px = vsel(hit, vadd(vadd(B.x, vmul(t, B.vx)), vmul(nx, B.r)), zero);
+    o->py = vsel(hit, vadd(vadd(B.y, vmul(t, B.vy)), vmul(ny, B.r)), zero);
+    o->pz = vsel(hit, vadd(vadd(B.z, vmul(t, B.vz)), vmul(nz, B.r)), zero);
     /* Depth: R - |l| back in world units, never negative. */
-    vf depth = vmul(vsub(R, len), vdiv(vset(1.0f), s));
+    vf depth = vmul(vsub(R, len), vpow2_unscale(size));
     depth = vsel(vgt(depth, zero), depth, zero);
     o->depth = vsel(mand(hit, overlap), depth, zero);
     return hit;
@@ -72,13 +71,8 @@ TOI_VINLINE vm sweep_pair_vec(const vf in[14], vm all_overlaps, int full, vres *
 TOI_VINLINE size_t spheres_block(const toi_spheres *A, const toi_spheres *B, vm all_overlaps,
                                  const toi_hits *out, size_t i, size_t cnt, int full)
 {
-    vf in[14];
-    const float *const src[14] = {A->x, A->y, A->z, A->vx, A->vy, A->vz, A->r,
-                                  B->x, B->y, B->z, B->vx, B->vy, B->vz, B->r};
-    for (int k = 0; k < 14; k++)
-        in[k] = vload_n(src[k] + i, cnt);
     vres r;
-    vm hit = sweep_pair_vec(in, all_overlaps, full, &r);
+    vm hit = sweep_pair_vec(vsph_load(A, i, cnt), vsph_load(B, i, cnt), all_overlaps, full, &r);
     vstore_res(out, i, &r, cnt, full);
     return vcount_n(hit, cnt);
 }
@@ -88,8 +82,12 @@ size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *A, const toi_spheres *
 {
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
+    /* local copies: the vector stores may alias anything, so the pointers would otherwise be
+       reloaded from the caller's structs after every store */
+    const toi_spheres a = *A, b = *B;
+    const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) spheres_block(A, B, all_overlaps, out, i, cnt, f)
+#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
     return hits;
@@ -99,14 +97,9 @@ TOI_VINLINE size_t pairs_block(const uint32_t *ia, const uint32_t *ib, const toi
                                vm all_overlaps, const toi_hits *out, size_t i, size_t cnt,
                                int full)
 {
-    vf in[14];
-    const float *const src[7] = {S->x, S->y, S->z, S->vx, S->vy, S->vz, S->r};
-    for (int k = 0; k < 7; k++) {
-        in[k] = vgather_n(src[k], ia + i, cnt);
-        in[k + 7] = vgather_n(src[k], ib + i, cnt);
-    }
     vres r;
-    vm hit = sweep_pair_vec(in, all_overlaps, full, &r);
+    vm hit = sweep_pair_vec(vsph_gather(S, ia + i, cnt), vsph_gather(S, ib + i, cnt),
+                            all_overlaps, full, &r);
     vstore_res(out, i, &r, cnt, full);
     return vcount_n(hit, cnt);
 }
@@ -116,8 +109,10 @@ size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *
 {
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
+    const toi_spheres s = *S; /* local copies, as above */
+    const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) pairs_block(ia, ib, S, all_overlaps, out, i, cnt, f)
+#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
     return hits;

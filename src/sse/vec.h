@@ -52,6 +52,14 @@ TOI_VINLINE vf vpow2_scale(vf m)
     return _mm_castsi128_ps(_mm_sub_epi32(_mm_set1_epi32(0x7f000000), e));
 }
 
+/* The power of two 2^(E - 127) for the exponent field E of each lane: 1 / vpow2_scale. */
+TOI_VINLINE vf vpow2_unscale(vf m)
+{
+    __m128i e = _mm_and_si128(_mm_castps_si128(m), _mm_set1_epi32(0x7f800000));
+    __m128i sub = _mm_set1_epi32(0x00400000); /* 2^-127 when E = 0 */
+    return _mm_castsi128_ps(_mm_blendv_epi8(e, sub, _mm_cmpeq_epi32(e, _mm_setzero_si128())));
+}
+
 /* base[idx[k]] for each lane k. */
 TOI_VINLINE vf vgather(const float *base, const uint32_t *idx)
 {
