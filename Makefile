@@ -28,8 +28,9 @@ CFLAGS ?=
 BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(CFLAGS)
 
 COMMON_SRC := src/api.c src/dispatch.c src/cpu.c \
-              src/scalar/spheres.c src/scalar/plane.c src/scalar/kernels.c
-SIMD_KERNELS := spheres plane kernels
+              src/scalar/spheres.c src/scalar/plane.c src/scalar/respond.c \
+              src/scalar/kernels.c
+SIMD_KERNELS := spheres plane respond kernels
 
 ifeq ($(ARCH),x86_64)
 SIMD_SRC := $(foreach k,$(SIMD_KERNELS),src/sse/$(k).c src/avx2/$(k).c)

@@ -83,6 +83,38 @@ TOI_API ptrdiff_t toi_sweep_sphere_pairs(size_t npairs, const uint32_t *ia, cons
 TOI_API ptrdiff_t toi_sweep_spheres_plane(size_t n, const toi_spheres *s, const toi_plane *plane,
                                           unsigned flags, const toi_hits *out);
 
+/* Sphere states that toi_respond updates in place, structure of arrays: the centre (x, y, z),
+   the displacement still to travel in this step (vx, vy, vz; the same arrays can serve as a
+   toi_spheres for the next sweep) and, optionally, the velocity (ux, uy, uz: all three or all
+   NULL), which is reflected like the displacement so it carries into the next step. The arrays
+   must not overlap each other or the hits. */
+typedef struct toi_motion {
+    float *TOI_RESTRICT x, *TOI_RESTRICT y, *TOI_RESTRICT z;
+    float *TOI_RESTRICT vx, *TOI_RESTRICT vy, *TOI_RESTRICT vz;
+    float *TOI_RESTRICT ux, *TOI_RESTRICT uy, *TOI_RESTRICT uz;
+} toi_motion;
+
+/* Collision response, sphere i from hits result i (hits->t, nx, ny, nz required; depth may be
+   NULL for 0). Restitution e and friction f must lie in [0,1]. Sphere i hit when
+   0 <= t <= 1 (TOI_NO_HIT, NaN or anything else is a miss):
+     miss:  x += vx (likewise y, z); v = 0 (the step is used up); u unchanged.
+     hit:   x = (x + t*vx) + d*nx  with d = depth (0 when NULL or < 0): the contact position,
+                                   pushed out of an initial overlap along the normal;
+            v = (1 - t) * v        the displacement left after the contact, then reflected:
+            reflect(w): wn = (wx*nx + wy*ny) + wz*nz; if wn < 0 (moving into the obstacle)
+                        w = (w - wn*n) * (1 - f) - (e*wn) * n, componentwise in that order
+                        (normal part reversed and scaled by e, tangential part by 1 - f);
+                        otherwise w is unchanged.
+            v = reflect(v), u = reflect(u).
+   The normal is used as given (unit, from a query). If any result of a sphere would not be
+   finite (a non-finite input, or overflow), that sphere is left entirely unchanged and does
+   not count. Returns the number of spheres that hit and were updated, or TOI_EINVAL (NULL
+   required pointer, only some of ux, uy, uz, e or f outside [0,1] or NaN; nothing written).
+   n = 0 returns 0. Sweep from the new state and respond again, until no sphere hits or an
+   iteration cap is reached, to use up a step (examples/particles.c). */
+TOI_API ptrdiff_t toi_respond(size_t n, const toi_motion *m, const toi_hits *hits,
+                              float restitution, float friction);
+
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
    unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it

@@ -70,6 +70,25 @@ ptrdiff_t toi_sweep_spheres_plane_on(const toi_kernels *k, size_t n, const toi_s
     return (ptrdiff_t)k->spheres_plane(n, s, plane, flags, out);
 }
 
+ptrdiff_t toi_respond_on(const toi_kernels *k, size_t n, const toi_motion *m,
+                         const toi_hits *hits, float restitution, float friction)
+{
+    /* written so that NaN fails each range test */
+    if (!(restitution >= 0.0f && restitution <= 1.0f) || !(friction >= 0.0f && friction <= 1.0f))
+        return TOI_EINVAL;
+    if (n == 0)
+        return 0;
+    if (!m || !m->x || !m->y || !m->z || !m->vx || !m->vy || !m->vz)
+        return TOI_EINVAL;
+    /* the velocity is all three arrays or none */
+    if ((m->ux != NULL) != (m->uy != NULL) || (m->ux != NULL) != (m->uz != NULL))
+        return TOI_EINVAL;
+    if (!hits || !hits->t || !hits->nx || !hits->ny || !hits->nz)
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->respond(n, m, hits, restitution, friction);
+}
+
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
                             unsigned flags, const toi_hits *out)
 {
@@ -90,11 +109,17 @@ ptrdiff_t toi_sweep_spheres_plane(size_t n, const toi_spheres *s, const toi_plan
     return toi_sweep_spheres_plane_on(toi_active_kernels(), n, s, plane, flags, out);
 }
 
+ptrdiff_t toi_respond(size_t n, const toi_motion *m, const toi_hits *hits, float restitution,
+                      float friction)
+{
+    return toi_respond_on(toi_active_kernels(), n, m, hits, restitution, friction);
+}
+
 const char *toi_strerror(int code)
 {
     switch (code) {
     case TOI_OK: return "success";
-    case TOI_EINVAL: return "invalid argument (NULL required pointer, unknown flag or index out of range)";
+    case TOI_EINVAL: return "invalid argument (NULL required pointer, unknown flag, index or parameter out of range)";
     case TOI_ENOTSUP: return "backend not supported (not compiled in or not supported by this CPU)";
     }
     return code > 0 ? "success (number of hits)" : "unknown error";

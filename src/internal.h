@@ -19,6 +19,8 @@ typedef struct toi_kernels {
                            const toi_spheres *bodies, unsigned flags, const toi_hits *out);
     size_t (*spheres_plane)(size_t n, const toi_spheres *s, const toi_plane *plane,
                             unsigned flags, const toi_hits *out);
+    size_t (*respond)(size_t n, const toi_motion *m, const toi_hits *hits, float restitution,
+                      float friction);
 } toi_kernels;
 
 extern const toi_kernels toi_kernels_scalar;
@@ -54,6 +56,9 @@ ptrdiff_t toi_sweep_sphere_pairs_on(const toi_kernels *k, size_t npairs, const u
 ptrdiff_t toi_sweep_spheres_plane_on(const toi_kernels *k, size_t n, const toi_spheres *s,
                                      const toi_plane *plane, unsigned flags,
                                      const toi_hits *out);
+
+ptrdiff_t toi_respond_on(const toi_kernels *k, size_t n, const toi_motion *m,
+                         const toi_hits *hits, float restitution, float friction);
 
 /* Whether any output beyond t is wanted (the kernels then compute normal, point, depth). */
 static inline int toi_wants_full(const toi_hits *out)

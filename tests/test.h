@@ -35,6 +35,8 @@ ptrdiff_t t_pairs(const t_impl *im, size_t n, const uint32_t *ia, const uint32_t
                   size_t nb, const toi_spheres *s, unsigned flags, const toi_hits *out);
 ptrdiff_t t_plane(const t_impl *im, size_t n, const toi_spheres *s, const toi_plane *p,
                   unsigned flags, const toi_hits *out);
+ptrdiff_t t_respond(const t_impl *im, size_t n, const toi_motion *m, const toi_hits *hits,
+                    float restitution, float friction);
 
 /* ---- deterministic random numbers: integer arithmetic and exact float operations only, so
    every architecture draws the same inputs (no libm) ---- */
@@ -93,5 +95,6 @@ void group_differential(void);
 void group_accuracy(void);
 void group_dispatch(void);
 void group_golden(void);
+void group_respond(void);
 
 #endif /* TOI_TEST_H */

@@ -75,6 +75,19 @@ ptrdiff_t t_plane(const t_impl *im, size_t n, const toi_spheres *s, const toi_pl
     return r;
 }
 
+ptrdiff_t t_respond(const t_impl *im, size_t n, const toi_motion *m, const toi_hits *hits,
+                    float restitution, float friction)
+{
+    ptrdiff_t r;
+    force(im);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    r = im->via_api ? toi_respond(n, m, hits, restitution, friction)
+                    : toi_respond_on(im->k, n, m, hits, restitution, friction);
+    if (r > 0)
+        verify(im);
+    return r;
+}
+
 /* Arrays start one float past an aligned address: no kernel may assume alignment. */
 static void *alloc_unaligned(size_t bytes)
 {

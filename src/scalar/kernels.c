@@ -8,4 +8,5 @@ const toi_kernels toi_kernels_scalar = {
     .spheres = toi_scalar_sweep_spheres,
     .sphere_pairs = toi_scalar_sweep_sphere_pairs,
     .spheres_plane = toi_scalar_sweep_spheres_plane,
+    .respond = toi_scalar_respond,
 };

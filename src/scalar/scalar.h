@@ -68,5 +68,7 @@ size_t toi_scalar_sweep_sphere_pairs(size_t n, const uint32_t *ia, const uint32_
                                      const toi_hits *out);
 size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *s, const toi_plane *plane,
                                       unsigned flags, const toi_hits *out);
+size_t toi_scalar_respond(size_t n, const toi_motion *m, const toi_hits *hits,
+                          float restitution, float friction);
 
 #endif /* TOI_SCALAR_H */

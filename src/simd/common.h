@@ -19,6 +19,8 @@ size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *
                                   const toi_hits *out);
 size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *s, const toi_plane *plane,
                                    unsigned flags, const toi_hits *out);
+size_t TOI_FN(respond)(size_t n, const toi_motion *m, const toi_hits *hits, float restitution,
+                       float friction);
 
 /* A block of VW results; lanes that miss hold t = TOI_NO_HIT and 0 elsewhere. */
 typedef struct vres {

@@ -15,4 +15,5 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .spheres = TOI_FN(sweep_spheres),
     .sphere_pairs = TOI_FN(sweep_sphere_pairs),
     .spheres_plane = TOI_FN(sweep_spheres_plane),
+    .respond = TOI_FN(respond),
 };

@@ -1,0 +1,3 @@
+/* neon/respond.c - collision response for the neon backend */
+#include "vec.h"
+#include "../simd/respond.h"
