@@ -1,6 +1,7 @@
 # toi - batched time-of-impact kernels. `make` builds the libraries for the compiler's target
 # (`make CC=aarch64-linux-gnu-gcc` cross-builds for aarch64) under build/<target>/.
-# `make test` runs every test group (README); `make bench` the benchmark.
+# `make test` runs every test group (README); `make bench` the benchmark; `make demo` the
+# particle example (examples/particles.c).
 
 CC ?= cc
 ifeq ($(origin CC),default)
@@ -47,7 +48,7 @@ HEADERS := include/toi.h $(wildcard src/*.h src/*/*.h)
 $(BUILD)/src/sse/%.o: ISA := -msse4.1
 $(BUILD)/src/avx2/%.o: ISA := -mavx2
 
-.PHONY: all lib test test-native bench install uninstall clean tests-bin
+.PHONY: all lib test test-native bench demo install uninstall clean tests-bin
 all: lib
 lib: $(BUILD)/libtoi.a $(BUILD)/libtoi.so
 
@@ -75,12 +76,19 @@ $(BUILD)/simde/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -DTOI_NEON_SIMDE -Wno-shadow -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(TEST_DEFS) -Isrc -c $< -o $@
+# The particle example's simulation joins the tests once the triangle queries are in the API.
+HAVE_TRIANGLES := $(shell grep -q toi_sweep_sphere_triangle_pairs include/toi.h && echo 1)
+ifeq ($(HAVE_TRIANGLES),1)
+EXAMPLE_OBJ := $(BUILD)/examples/sim.o
+TEST_DEFS += -DTOI_TEST_PARTICLES
+endif
 
-$(BUILD)/toi_tests: $(TEST_OBJ) $(SIMDE_OBJ) $(BUILD)/libtoi.a
-	$(CC) -o $@ $(TEST_OBJ) $(SIMDE_OBJ) $(BUILD)/libtoi.a -lm -lpthread
+$(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h) examples/sim.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(TEST_DEFS) -Isrc -Iexamples -c $< -o $@
+
+$(BUILD)/toi_tests: $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a
+	$(CC) -o $@ $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a -lm -lpthread
 
 tests-bin: $(BUILD)/toi_tests
 
@@ -92,6 +100,22 @@ test:
 # Only the native run (quick, during development).
 test-native: $(BUILD)/toi_tests
 	$(BUILD)/toi_tests
+
+# ---- the particle example (examples/particles.c; needs libpng) ---------------------------
+$(BUILD)/examples/sim.o $(BUILD)/examples/particles.o: examples/sim.h
+
+$(BUILD)/particles: $(BUILD)/examples/particles.o $(BUILD)/examples/sim.o $(BUILD)/libtoi.a
+	$(CC) -o $@ $^ -lpng -lm
+
+# `make demo DEMO_ARGS="-n 20000 -t 100"` passes options (particles -h lists them).
+ifeq ($(HAVE_TRIANGLES),1)
+demo: $(BUILD)/particles
+	$(BUILD)/particles -o $(BUILD)/particles.png $(DEMO_ARGS)
+else
+demo:
+	@echo "make demo: the particle example needs the triangle queries (toi_sweep_sphere_triangle_pairs), not in this tree yet" >&2
+	@exit 1
+endif
 
 # ---- install -----------------------------------------------------------------------------
 install: lib

@@ -64,7 +64,8 @@ int main(void)
         void (*fn)(void);
     } groups[] = {{"dispatch", group_dispatch},         {"contract", group_contract},
                   {"differential", group_differential}, {"accuracy", group_accuracy},
-                  {"golden", group_golden},             {"respond", group_respond}};
+                  {"golden", group_golden},             {"respond", group_respond},
+                  {"particles", group_particles}};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (!only || strstr(only, groups[g].name))
             groups[g].fn();

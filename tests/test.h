@@ -96,5 +96,6 @@ void group_accuracy(void);
 void group_dispatch(void);
 void group_golden(void);
 void group_respond(void);
+void group_particles(void);
 
 #endif /* TOI_TEST_H */
