@@ -109,7 +109,9 @@ $(BUILD)/particles: $(BUILD)/examples/particles.o $(BUILD)/examples/sim.o $(BUIL
 
 # `make demo DEMO_ARGS="-n 20000 -t 100"` passes options (particles -h lists them).
 ifeq ($(HAVE_TRIANGLES),1)
-demo: $(BUILD)/particles
+demo:
+	@scripts/deps.sh demo
+	@$(MAKE) --no-print-directory $(BUILD)/particles
 	$(BUILD)/particles -o $(BUILD)/particles.png $(DEMO_ARGS)
 else
 demo:

@@ -7,15 +7,17 @@ set -u
 
 want=${1:-all}
 test_pkgs="make gcc libc6-dev pkg-config libsimde-dev qemu-user gcc-aarch64-linux-gnu
-  libc6-dev-arm64-cross"
+  libc6-dev-arm64-cross libpng-dev"
+demo_pkgs="make gcc libc6-dev libpng-dev"
 bench_pkgs="make gcc g++ libc6-dev hyperfine libbullet-dev gnuplot-nox valgrind"
 
 case "$want" in
 test) pkgs=$test_pkgs ;;
 bench) pkgs=$bench_pkgs ;;
-all) pkgs="$test_pkgs $bench_pkgs" ;;
+demo) pkgs=$demo_pkgs ;;
+all) pkgs="$test_pkgs $bench_pkgs $demo_pkgs" ;;
 *)
-    echo "usage: $0 test|bench|all" >&2
+    echo "usage: $0 test|bench|demo|all" >&2
     exit 2
     ;;
 esac

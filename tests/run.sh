@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run.sh - the whole test suite behind `make test`:
-#   1. native build and run: every group on every x86 backend, plus NEON through SIMDe;
+#   1. native build and run: every group on every x86 backend, plus NEON through SIMDe, and
+#      the particle example built and run small;
 #   2. TOI_BACKEND overrides (dispatch only);
 #   3. the aarch64 cross-build run under qemu-aarch64, where dispatch must pick neon;
 #   4. the x86 build under qemu-x86_64 CPU models: core2duo -> scalar, Nehalem -> sse,
@@ -70,6 +71,13 @@ run "tests, $NATIVE" "$BIN"
 native_log=$(logname "tests, $NATIVE")
 best=$(sed -n 's/^toi .* tests: dispatch picked \([a-z0-9]*\);.*/\1/p' "$native_log")
 available=$(sed -n 's/^ *dispatch picked .*available:\(.*\)$/\1 /p' "$native_log")
+
+# 1b. the particle example (needs the triangle queries and libpng): builds, runs small, no
+#     sphere escapes (its exit status)
+if grep -q toi_sweep_sphere_triangle_pairs include/toi.h; then
+    step "examples/particles.c builds and runs" sh -c "make -j$JOBS build/$NATIVE/particles &&
+        build/$NATIVE/particles -n 2000 -t 30 -o $LOGS/particles.png"
+fi
 
 # 2. TOI_BACKEND overrides: an available backend is used; anything else falls back to the best
 for b in scalar sse avx2 neon bogus; do
