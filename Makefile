@@ -48,7 +48,8 @@ HEADERS := include/toi.h $(wildcard src/*.h src/*/*.h)
 $(BUILD)/src/sse/%.o: ISA := -msse4.1
 $(BUILD)/src/avx2/%.o: ISA := -mavx2
 
-.PHONY: all lib test test-native bench demo install uninstall clean tests-bin
+.PHONY: all lib test test-native bench bench-bin bench-instructions demo install uninstall \
+        clean tests-bin
 all: lib
 lib: $(BUILD)/libtoi.a $(BUILD)/libtoi.so
 
@@ -118,6 +119,60 @@ demo:
 	@echo "make demo: the particle example needs the triangle queries (toi_sweep_sphere_triangle_pairs), not in this tree yet" >&2
 	@exit 1
 endif
+
+# ---- benchmark ---------------------------------------------------------------------------
+# bench/ links the library like any user would; the peers (textbook AoS quadratic, Bullet) are
+# built only into the benchmark. Bullet needs C++ and Debian's libbullet-dev for the target,
+# so it is part of native builds only.
+BENCH_SRC := $(filter-out bench/bullet.cpp,$(wildcard bench/*.c))
+BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
+HOST_TARGET := $(shell cc -dumpmachine 2>/dev/null)
+CXX ?= g++
+ifeq ($(TARGET),$(HOST_TARGET))
+BENCH_BULLET := $(shell pkg-config --exists bullet 2>/dev/null && command -v $(CXX) >/dev/null && echo 1)
+endif
+ifeq ($(BENCH_BULLET),1)
+BULLET_INC := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags-only-I bullet))
+BENCH_DEFS := -DTOI_BENCH_BULLET
+BENCH_OBJ += $(BUILD)/bench/bullet.o
+BENCH_LINK := $(CXX)
+BENCH_LIBS := -lBulletCollision -lLinearMath
+else
+BENCH_LINK := $(CC)
+endif
+# Emulated run for a cross-built target: qemu-user with the target's libraries.
+ifneq ($(TARGET),$(HOST_TARGET))
+BENCH_RUNNER := qemu-$(ARCH) -L /usr/$(TARGET)
+endif
+
+$(BUILD)/bench/%.o: bench/%.c $(HEADERS) $(wildcard bench/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(BENCH_DEFS) $(BENCH_OPT) -c $< -o $@
+
+# The bandwidth floor must stream as fast as plain code can: let the compiler vectorise it.
+$(BUILD)/bench/floor.o: BENCH_OPT := -O3
+
+$(BUILD)/bench/bullet.o: bench/bullet.cpp bench/bench.h include/toi.h
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++14 -O2 -ffp-contract=off -Wall -Wextra -Iinclude $(BULLET_INC) \
+	    $(BENCH_DEFS) -c $< -o $@
+
+$(BUILD)/toi_bench: $(BENCH_OBJ) $(BUILD)/libtoi.a
+	$(BENCH_LINK) -o $@ $(BENCH_OBJ) $(BUILD)/libtoi.a $(BENCH_LIBS) -lm
+
+bench-bin: $(BUILD)/toi_bench
+
+# The README's main command: dependencies, build, the full run, hyperfine, CSV and plot.
+bench:
+	@scripts/deps.sh bench
+	@$(MAKE) --no-print-directory bench-bin
+	@bench/run.sh "$(BUILD)" "$(TARGET)" "$(BENCH_RUNNER)"
+
+# Instruction counts per query from callgrind (native only: valgrind does not run qemu).
+bench-instructions:
+	@scripts/deps.sh bench
+	@$(MAKE) --no-print-directory bench-bin
+	@bench/instructions.sh "$(BUILD)" "$(TARGET)"
 
 # ---- install -----------------------------------------------------------------------------
 install: lib

@@ -1,0 +1,66 @@
+/* impls.c - the implementations the benchmark times: each toi backend through the public API,
+   and the peers (textbook AoS quadratic; Bullet when built with it) */
+#include "bench.h"
+
+/* The toi queries through the public API, on whichever backend toi_set_backend chose. */
+size_t run_toi(const bench_scene *sc, size_t first, size_t n, int full, const bench_out *o)
+{
+    toi_hits h = {.t = o->t + first};
+    if (full) {
+        h.nx = o->nx + first, h.ny = o->ny + first, h.nz = o->nz + first;
+        h.px = o->px + first, h.py = o->py + first, h.pz = o->pz + first;
+        h.depth = o->depth + first;
+    }
+    ptrdiff_t hits = 0;
+    switch (sc->q) {
+    case Q_SPHERES: {
+        toi_spheres a = {sc->a[0] + first, sc->a[1] + first, sc->a[2] + first,
+                         sc->a[3] + first, sc->a[4] + first, sc->a[5] + first,
+                         sc->a[6] + first};
+        toi_spheres b = {sc->b[0] + first, sc->b[1] + first, sc->b[2] + first,
+                         sc->b[3] + first, sc->b[4] + first, sc->b[5] + first,
+                         sc->b[6] + first};
+        hits = toi_sweep_spheres(n, &a, &b, 0, &h);
+        break;
+    }
+    case Q_PAIRS: {
+        toi_spheres bodies = {sc->body[0], sc->body[1], sc->body[2], sc->body[3],
+                              sc->body[4], sc->body[5], sc->body[6]};
+        hits = toi_sweep_sphere_pairs(n, sc->ia + first, sc->ib + first, sc->nbodies, &bodies,
+                                      0, &h);
+        break;
+    }
+    case Q_PLANE: {
+        toi_spheres s = {sc->a[0] + first, sc->a[1] + first, sc->a[2] + first,
+                         sc->a[3] + first, sc->a[4] + first, sc->a[5] + first,
+                         sc->a[6] + first};
+        hits = toi_sweep_spheres_plane(n, &s, &sc->plane, 0, &h);
+        break;
+    }
+    default:
+        break;
+    }
+    return hits < 0 ? 0 : (size_t)hits;
+}
+
+#ifdef TOI_BENCH_BULLET
+static size_t bullet_spheres_run(const bench_scene *sc, size_t first, size_t n, int full,
+                                 const bench_out *o)
+{
+    return bullet_spheres(sc->aos + 2 * first, n, full, o->aos + first);
+}
+#endif
+
+/* Backends first (scalar is the reference every speedup is measured against), then peers. */
+const bench_impl bench_impls[] = {
+    {"scalar", TOI_BACKEND_SCALAR, {run_toi, run_toi, run_toi}, 0},
+    {"sse", TOI_BACKEND_SSE, {run_toi, run_toi, run_toi}, 0},
+    {"avx2", TOI_BACKEND_AVX2, {run_toi, run_toi, run_toi}, 0},
+    {"neon", TOI_BACKEND_NEON, {run_toi, run_toi, run_toi}, 0},
+    {"textbook", TOI_BACKEND_AUTO, {textbook_spheres, textbook_pairs, textbook_plane}, 0},
+#ifdef TOI_BENCH_BULLET
+    /* ~0.5 us a pair: timed up to L3-sized batches only, to keep the run to minutes */
+    {"bullet", TOI_BACKEND_AUTO, {bullet_spheres_run, NULL, NULL}, 65536},
+#endif
+};
+const size_t bench_nimpls = sizeof bench_impls / sizeof bench_impls[0];

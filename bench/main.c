@@ -1,0 +1,397 @@
+/* main.c - toi_bench: every query on every backend and peer, batch sizes from cache to DRAM,
+   against the memory-bandwidth floor measured in the same run; table, CSV and target summary */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#endif
+#endif
+
+static const size_t default_sizes[] = {8, 64, 512, 8192, 65536, 524288, 2097152};
+
+typedef struct options {
+    unsigned impl_mask, query_mask, output_mask;
+    size_t sizes[32], nsizes;
+    int reps;
+    size_t min_queries; /* queries timed per repetition, at least */
+    size_t min_pool;    /* queries in a scene, at least: small batches cycle through it */
+    size_t peer_max_n;  /* overrides the slow peers' default largest batch when set */
+    const char *csv, *targets, *label;
+    int instructions;
+    uint64_t seed;
+} options;
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int impl_available(const bench_impl *im)
+{
+    return im->backend == TOI_BACKEND_AUTO || toi_backend_available(im->backend);
+}
+
+static unsigned parse_names(const char *list, const char *const *names, size_t count,
+                            const char *what)
+{
+    unsigned mask = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        size_t i = 0;
+        while (i < count && strcmp(tok, names[i]) != 0)
+            i++;
+        if (i == count) {
+            fprintf(stderr, "toi_bench: unknown %s '%s'\n", what, tok);
+            exit(2);
+        }
+        mask |= 1u << i;
+    }
+    return mask;
+}
+
+static void usage(void)
+{
+    puts("usage: toi_bench [options]\n"
+         "  --impl LIST     scalar,sse,avx2,neon,textbook,bullet (default: all available)\n"
+         "  --query LIST    spheres,pairs,plane (default: all)\n"
+         "  --output LIST   t,all (default: both)\n"
+         "  --sizes LIST    batch sizes (default: 8,64,512,8192,65536,524288,2097152)\n"
+         "  --reps N        timed repetitions per case (default 11)\n"
+         "  --min-queries N queries per repetition, at least (default 65536)\n"
+         "  --pool N        queries per scene, at least: small batches cycle through it\n"
+         "                  (default 8192)\n"
+         "  --peer-max-n N  largest batch for slow peers (default: Bullet up to 65536)\n"
+         "  --csv FILE      write every measurement as CSV\n"
+         "  --targets FILE  write the issue-4 target table as markdown\n"
+         "  --label TEXT    label for the figures (e.g. 'emulated: qemu-aarch64')\n"
+         "  --instructions  one batch per case between callgrind client requests\n"
+         "                  (run under valgrind --tool=callgrind --collect-atstart=no)");
+}
+
+static void parse_args(int argc, char **argv, options *o)
+{
+    const char *impl_names[16], *out_names[2] = {"t", "all"};
+    for (size_t i = 0; i < bench_nimpls; i++)
+        impl_names[i] = bench_impls[i].name;
+    o->impl_mask = ~0u, o->query_mask = ~0u, o->output_mask = 3;
+    o->nsizes = sizeof default_sizes / sizeof default_sizes[0];
+    memcpy(o->sizes, default_sizes, sizeof default_sizes);
+    o->reps = 11, o->min_queries = 65536, o->min_pool = 8192, o->seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1;
+        if (!strcmp(a, "--impl") && v)
+            o->impl_mask = parse_names(v, impl_names, bench_nimpls, "implementation");
+        else if (!strcmp(a, "--query") && v)
+            o->query_mask = parse_names(v, bench_query_name, Q_COUNT, "query");
+        else if (!strcmp(a, "--output") && v)
+            o->output_mask = parse_names(v, out_names, 2, "output");
+        else if (!strcmp(a, "--sizes") && v) {
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s", v);
+            o->nsizes = 0;
+            for (char *tok = strtok(buf, ","); tok && o->nsizes < 32; tok = strtok(NULL, ","))
+                if (strtoull(tok, NULL, 10) > 0)
+                    o->sizes[o->nsizes++] = (size_t)strtoull(tok, NULL, 10);
+        } else if (!strcmp(a, "--reps") && v)
+            o->reps = atoi(v) > 0 ? atoi(v) : 1;
+        else if (!strcmp(a, "--min-queries") && v)
+            o->min_queries = (size_t)strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--pool") && v)
+            o->min_pool = (size_t)strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--peer-max-n") && v)
+            o->peer_max_n = (size_t)strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--csv") && v)
+            o->csv = v;
+        else if (!strcmp(a, "--targets") && v)
+            o->targets = v;
+        else if (!strcmp(a, "--label") && v)
+            o->label = v;
+        else if (!strcmp(a, "--seed") && v)
+            o->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--instructions"))
+            o->instructions = 1, takes = 0;
+        else {
+            usage();
+            exit(strcmp(a, "--help") && strcmp(a, "-h") ? 2 : 0);
+        }
+        i += takes;
+    }
+}
+
+static float *falloc(size_t n)
+{
+    float *p = aligned_alloc(64, (n * sizeof(float) + 63) & ~(size_t)63);
+    if (!p) {
+        fprintf(stderr, "toi_bench: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static void out_alloc(bench_out *o, size_t n)
+{
+    float **f[8] = {&o->t, &o->nx, &o->ny, &o->nz, &o->px, &o->py, &o->pz, &o->depth};
+    for (int k = 0; k < 8; k++) {
+        *f[k] = falloc(n);
+        memset(*f[k], 0, n * sizeof(float)); /* touch every page before timing */
+    }
+    o->aos = aligned_alloc(64, (n * sizeof(aos_hit) + 63) & ~(size_t)63);
+    if (!o->aos) {
+        fprintf(stderr, "toi_bench: out of memory\n");
+        exit(1);
+    }
+    memset(o->aos, 0, n * sizeof(aos_hit));
+}
+
+static void out_free(bench_out *o)
+{
+    float *f[8] = {o->t, o->nx, o->ny, o->nz, o->px, o->py, o->pz, o->depth};
+    for (int k = 0; k < 8; k++)
+        free(f[k]);
+    free(o->aos);
+}
+
+/* The streams a query reads and writes, for the bandwidth floor. The pair list's bodies (two
+   per pair) are split into halves so every stream has one element per query. */
+static size_t floor_streams(const bench_scene *sc, const bench_out *o, int full,
+                            const uint32_t **in, uint32_t **out, size_t *nout)
+{
+    size_t nin = 0, n = sc->pool;
+    switch (sc->q) {
+    case Q_SPHERES:
+        for (int k = 0; k < 7; k++) {
+            in[nin++] = (const uint32_t *)(const void *)sc->a[k];
+            in[nin++] = (const uint32_t *)(const void *)sc->b[k];
+        }
+        break;
+    case Q_PAIRS:
+        in[nin++] = sc->ia, in[nin++] = sc->ib;
+        for (int k = 0; k < 7; k++) {
+            in[nin++] = (const uint32_t *)(const void *)sc->body[k];
+            in[nin++] = (const uint32_t *)(const void *)(sc->body[k] + n);
+        }
+        break;
+    case Q_PLANE:
+        for (int k = 0; k < 7; k++)
+            in[nin++] = (const uint32_t *)(const void *)sc->a[k];
+        break;
+    default:
+        break;
+    }
+    float *f[8] = {o->t, o->nx, o->ny, o->nz, o->px, o->py, o->pz, o->depth};
+    *nout = full ? 8 : 1;
+    for (size_t k = 0; k < *nout; k++)
+        out[k] = (uint32_t *)(void *)f[k];
+    return nin;
+}
+
+/* Times one implementation: each repetition runs every batch of the pool in turn, `cycles`
+   times over; ns per query from the whole repetition. The pool (8192 queries at least, drawn
+   at random) is what keeps a branchy kernel's predictor from learning the outcomes. */
+static void time_impl(const bench_impl *im, const bench_scene *sc, size_t n, int full,
+                      const bench_out *o, int reps, size_t cycles, double *med, double *min)
+{
+    size_t nb = sc->pool / n;
+    double *ns = malloc((size_t)reps * sizeof *ns);
+    for (int r = -1; r < reps; r++) { /* r = -1: warm-up, not counted */
+        double t0 = now_ns();
+        for (size_t c = 0; c < cycles; c++)
+            for (size_t b = 0; b < nb; b++)
+                im->run[sc->q](sc, b * n, n, full, o);
+        double t1 = now_ns();
+        if (r >= 0)
+            ns[r] = (t1 - t0) / (double)(cycles * sc->pool);
+    }
+    qsort(ns, (size_t)reps, sizeof *ns, cmp_double);
+    *med = ns[reps / 2], *min = ns[0];
+    free(ns);
+}
+
+static void time_floor(const bench_scene *sc, const bench_out *o, int full, int reps,
+                       size_t cycles, double *med, double *min)
+{
+    const uint32_t *in[32];
+    uint32_t *out[8];
+    size_t nout, nin = floor_streams(sc, o, full, in, out, &nout);
+    double *ns = malloc((size_t)reps * sizeof *ns);
+    for (int r = -1; r < reps; r++) {
+        double t0 = now_ns();
+        for (size_t c = 0; c < cycles; c++)
+            floor_stream(sc->pool, in, nin, out, nout);
+        double t1 = now_ns();
+        if (r >= 0)
+            ns[r] = (t1 - t0) / (double)(cycles * sc->pool);
+    }
+    qsort(ns, (size_t)reps, sizeof *ns, cmp_double);
+    *med = ns[reps / 2], *min = ns[0];
+    free(ns);
+}
+
+/* The scalar reference's results for the whole pool, all outputs. */
+static void reference(const bench_scene *sc, bench_out *ref)
+{
+    toi_set_backend(TOI_BACKEND_SCALAR);
+    run_toi(sc, 0, sc->pool, 1, ref);
+}
+
+static int is_hit(float t)
+{
+    return t <= 1.0f;
+}
+
+/* A toi backend must match the reference bit for bit (returns the mismatches); a peer's
+   hit/miss agreement is returned as a count of agreeing queries in *agree. */
+static size_t check(const bench_impl *im, const bench_scene *sc, int full, const bench_out *o,
+                    const bench_out *ref, size_t *agree)
+{
+    size_t bad = 0, same = 0;
+    for (size_t i = 0; i < sc->pool; i++) {
+        float t = im->backend != TOI_BACKEND_AUTO ? o->t[i] : o->aos[i].t;
+        same += is_hit(t) == is_hit(ref->t[i]);
+        if (im->backend == TOI_BACKEND_AUTO)
+            continue;
+        int differ = memcmp(&o->t[i], &ref->t[i], sizeof(float)) != 0;
+        if (full) {
+            const float *a[7] = {o->nx, o->ny, o->nz, o->px, o->py, o->pz, o->depth};
+            const float *b[7] = {ref->nx, ref->ny, ref->nz, ref->px, ref->py, ref->pz,
+                                 ref->depth};
+            for (int k = 0; k < 7; k++)
+                differ |= memcmp(&a[k][i], &b[k][i], sizeof(float)) != 0;
+        }
+        bad += differ;
+    }
+    *agree = same;
+    return bad;
+}
+
+static size_t round_pool(size_t n, size_t min_pool)
+{
+    return n >= min_pool ? n : n * ((min_pool + n - 1) / n);
+}
+
+#ifdef HAVE_CALLGRIND
+/* One batch of n per case between client requests: callgrind counts exactly its
+   instructions (Ir) and dumps them under the case's name; bench/instructions.sh divides. */
+static int run_instructions(const options *opt)
+{
+    size_t n = opt->nsizes ? opt->sizes[0] : 8192;
+    for (int q = 0; q < Q_COUNT; q++) {
+        if (!((opt->query_mask >> q) & 1))
+            continue;
+        bench_scene sc;
+        bench_out o;
+        scene_generate(&sc, (bench_query)q, n, opt->seed);
+        out_alloc(&o, n);
+        for (int full = 0; full < 2; full++) {
+            if (!((opt->output_mask >> full) & 1))
+                continue;
+            for (size_t i = 0; i < bench_nimpls; i++) {
+                const bench_impl *im = &bench_impls[i];
+                if (!((opt->impl_mask >> i) & 1) || !impl_available(im) || !im->run[q])
+                    continue;
+                if (im->backend != TOI_BACKEND_AUTO)
+                    toi_set_backend(im->backend);
+                im->run[q](&sc, 0, n, full, &o); /* warm: lazy initialisation */
+                char label[128];
+                snprintf(label, sizeof label, "%s/%s/%s/%zu", bench_query_name[q],
+                         full ? "all" : "t", im->name, n);
+                CALLGRIND_TOGGLE_COLLECT;
+                im->run[q](&sc, 0, n, full, &o);
+                CALLGRIND_TOGGLE_COLLECT;
+                CALLGRIND_DUMP_STATS_AT(label);
+            }
+        }
+        out_free(&o);
+        scene_free(&sc);
+    }
+    return 0;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    options opt = {0};
+    parse_args(argc, argv, &opt);
+    if (opt.instructions) {
+#ifdef HAVE_CALLGRIND
+        return run_instructions(&opt);
+#else
+        fprintf(stderr, "toi_bench: built without valgrind/callgrind.h\n");
+        return 1;
+#endif
+    }
+
+    report rep;
+    report_open(&rep, opt.csv, opt.label);
+    report_banner(&rep);
+
+    for (int q = 0; q < Q_COUNT; q++) {
+        if (!((opt.query_mask >> q) & 1))
+            continue;
+        for (size_t si = 0; si < opt.nsizes; si++) {
+            size_t n = opt.sizes[si];
+            bench_scene sc;
+            bench_out o, ref;
+            scene_generate(&sc, (bench_query)q, round_pool(n, opt.min_pool), opt.seed);
+            out_alloc(&o, sc.pool);
+            out_alloc(&ref, sc.pool);
+            reference(&sc, &ref);
+            report_scene(&rep, &sc, n, ref.t, ref.depth);
+            size_t cycles = (opt.min_queries + sc.pool - 1) / sc.pool;
+            for (int full = 0; full < 2; full++) {
+                if (!((opt.output_mask >> full) & 1))
+                    continue;
+                measurement m = {.q = (bench_query)q, .full = full, .n = n, .impl = "floor",
+                                 .bytes = scene_in_bytes((bench_query)q) + out_bytes(full)};
+                time_floor(&sc, &o, full, opt.reps, cycles, &m.med, &m.min);
+                report_add(&rep, &m);
+                for (size_t i = 0; i < bench_nimpls; i++) {
+                    const bench_impl *im = &bench_impls[i];
+                    if (!((opt.impl_mask >> i) & 1) || !impl_available(im) || !im->run[q])
+                        continue;
+                    size_t max_n = opt.peer_max_n ? opt.peer_max_n : im->max_n;
+                    if (im->max_n && n > max_n)
+                        continue;
+                    if (im->backend != TOI_BACKEND_AUTO)
+                        toi_set_backend(im->backend);
+                    /* slow peers: one pass over the pool, fewer repetitions */
+                    int reps = im->max_n ? (opt.reps + 1) / 2 : opt.reps;
+                    size_t cyc = im->max_n ? 1 : cycles;
+                    m.impl = im->name;
+                    m.peer = im->backend == TOI_BACKEND_AUTO;
+                    time_impl(im, &sc, n, full, &o, reps, cyc, &m.med, &m.min);
+                    size_t agree;
+                    m.mismatches = check(im, &sc, full, &o, &ref, &agree);
+                    m.agree = (double)agree / (double)sc.pool;
+                    report_add(&rep, &m);
+                }
+            }
+            out_free(&o);
+            out_free(&ref);
+            scene_free(&sc);
+        }
+    }
+    report_targets(&rep, opt.targets);
+    int failed = report_close(&rep);
+    return failed ? 1 : 0;
+}
