@@ -24,6 +24,7 @@ typedef struct options {
     size_t sizes[32], nsizes;
     int reps;
     size_t min_queries; /* queries timed per repetition, at least */
+    int min_queries_set; /* given on the command line: slow peers follow it too */
     size_t min_pool;    /* queries in a scene, at least: small batches cycle through it */
     size_t peer_max_n;  /* overrides the slow peers' default largest batch when set */
     const char *csv, *targets, *label;
@@ -76,13 +77,15 @@ static void usage(void)
          "  --output LIST   t,all (default: both)\n"
          "  --sizes LIST    batch sizes (default: 8,64,512,8192,65536,524288,2097152)\n"
          "  --reps N        timed repetitions per case (default 11)\n"
-         "  --min-queries N queries per repetition, at least (default 65536)\n"
+         "  --min-queries N queries per repetition, at least (default 65536; slow peers\n"
+         "                  make one pass over the scene unless this is given)\n"
          "  --pool N        queries per scene, at least: small batches cycle through it\n"
          "                  (default 8192)\n"
          "  --peer-max-n N  largest batch for slow peers (default: Bullet up to 65536)\n"
          "  --csv FILE      write every measurement as CSV\n"
          "  --targets FILE  write the issue-4 target table as markdown\n"
          "  --label TEXT    label for the figures (e.g. 'emulated: qemu-aarch64')\n"
+         "  --list          print the implementations available here and exit\n"
          "  --instructions  one batch per case between callgrind client requests\n"
          "                  (run under valgrind --tool=callgrind --collect-atstart=no)");
 }
@@ -115,7 +118,7 @@ static void parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--reps") && v)
             o->reps = atoi(v) > 0 ? atoi(v) : 1;
         else if (!strcmp(a, "--min-queries") && v)
-            o->min_queries = (size_t)strtoull(v, NULL, 10);
+            o->min_queries = (size_t)strtoull(v, NULL, 10), o->min_queries_set = 1;
         else if (!strcmp(a, "--pool") && v)
             o->min_pool = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(a, "--peer-max-n") && v)
@@ -128,7 +131,13 @@ static void parse_args(int argc, char **argv, options *o)
             o->label = v;
         else if (!strcmp(a, "--seed") && v)
             o->seed = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--instructions"))
+        else if (!strcmp(a, "--list")) {
+            /* the implementations this machine runs, for scripts */
+            for (size_t k = 0; k < bench_nimpls; k++)
+                if (impl_available(&bench_impls[k]))
+                    puts(bench_impls[k].name);
+            exit(0);
+        } else if (!strcmp(a, "--instructions"))
             o->instructions = 1, takes = 0;
         else {
             usage();
@@ -374,9 +383,10 @@ int main(int argc, char **argv)
                         continue;
                     if (im->backend != TOI_BACKEND_AUTO)
                         toi_set_backend(im->backend);
-                    /* slow peers: one pass over the pool, fewer repetitions */
-                    int reps = im->max_n ? (opt.reps + 1) / 2 : opt.reps;
-                    size_t cyc = im->max_n ? 1 : cycles;
+                    /* slow peers: by default one pass over the pool, fewer repetitions */
+                    int slow = im->max_n && !opt.min_queries_set;
+                    int reps = slow ? (opt.reps + 1) / 2 : opt.reps;
+                    size_t cyc = slow ? 1 : cycles;
                     m.impl = im->name;
                     m.peer = im->backend == TOI_BACKEND_AUTO;
                     time_impl(im, &sc, n, full, &o, reps, cyc, &m.med, &m.min);

@@ -9,7 +9,7 @@ want=${1:-all}
 test_pkgs="make gcc libc6-dev pkg-config libsimde-dev qemu-user gcc-aarch64-linux-gnu
   libc6-dev-arm64-cross libpng-dev"
 demo_pkgs="make gcc libc6-dev libpng-dev"
-bench_pkgs="make gcc g++ libc6-dev hyperfine libbullet-dev gnuplot-nox valgrind"
+bench_pkgs="make gcc g++ libc6-dev pkg-config hyperfine libbullet-dev gnuplot-nox valgrind"
 
 case "$want" in
 test) pkgs=$test_pkgs ;;

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# bench/run.sh - `make bench`: the full benchmark run, whole runs per implementation timed side
+# by side with hyperfine, and the CSV, text, target table and plot in bench/results/<target>/.
+# Usage: bench/run.sh BUILD_DIR TARGET [RUNNER]; a RUNNER (qemu-user) marks the run emulated.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=$1 target=$2
+read -r -a runner <<<"${3:-}"
+bin=$build/toi_bench
+
+if [ ${#runner[@]} -gt 0 ]; then
+    # Under emulation every figure is meaningless as performance: smaller sizes, fewer
+    # repetitions, and the label on every output so nobody quotes them.
+    out=bench/results/$target-emulated
+    label="EMULATED under ${runner[0]}"
+    args=(--sizes 8,512,8192,65536 --reps 3 --min-queries 8192 --label "$label")
+    hf_args=(--sizes 8192 --reps 1 --min-queries 8192 --output all)
+    hf_runs=3
+else
+    out=bench/results/$target
+    label=""
+    args=()
+    hf_args=(--sizes 8192,65536 --reps 3 --min-queries 262144)
+    hf_runs=5
+fi
+mkdir -p "$out"
+
+echo "== toi_bench: every query, backend and peer -> $out/bench.txt, bench.csv, targets.md"
+"${runner[@]}" "$bin" "${args[@]}" --csv "$out/bench.csv" --targets "$out/targets.md" |
+    tee "$out/bench.txt"
+
+# Whole runs per implementation, side by side: the same sphere-sphere workload for each (both
+# outputs, an L2-sized and an L3-sized batch, 4 x 262144 queries per case, scene generation
+# and checking included).
+echo
+echo "== hyperfine: whole sphere-sphere runs per implementation -> $out/hyperfine.md"
+cmds=()
+for impl in $("${runner[@]}" "$bin" --list); do
+    cmds+=(-n "$impl" "${runner[*]} $bin --impl $impl --query spheres ${hf_args[*]}")
+done
+hyperfine -N --warmup 1 --runs "$hf_runs" --style basic \
+    --export-markdown "$out/hyperfine.md" "${cmds[@]}"
+
+echo
+echo "== plot -> $out/ns_per_query.png"
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cc_version=$(${CC:-cc} --version | head -1)
+title="toi $(basename "$target"): ${label:-native}; $cpu; $cc_version"
+bench/plot.sh "$out/bench.csv" "$out/ns_per_query.png" "$title"
+echo "done: $out"
