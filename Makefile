@@ -163,10 +163,12 @@ $(BUILD)/toi_bench: $(BENCH_OBJ) $(BUILD)/libtoi.a
 bench-bin: $(BUILD)/toi_bench
 
 # The README's main command: dependencies, build, the full run, hyperfine, CSV and plot.
+# A cross-built target runs under qemu-user, which the test dependencies bring.
 bench:
 	@scripts/deps.sh bench
+	@$(if $(BENCH_RUNNER),scripts/deps.sh test)
 	@$(MAKE) --no-print-directory bench-bin
-	@bench/run.sh "$(BUILD)" "$(TARGET)" "$(BENCH_RUNNER)"
+	@CC="$(CC)" bench/run.sh "$(BUILD)" "$(TARGET)" "$(BENCH_RUNNER)"
 
 # Instruction counts per query from callgrind (native only: valgrind does not run qemu).
 bench-instructions:

@@ -40,6 +40,10 @@ for impl in $("${runner[@]}" "$bin" --list); do
 done
 hyperfine -N --warmup 1 --runs "$hf_runs" --style basic \
     --export-markdown "$out/hyperfine.md" "${cmds[@]}"
+if [ -n "$label" ]; then
+    { echo "**$label: not performance figures.**"; echo; cat "$out/hyperfine.md"; } \
+        >"$out/hyperfine.md.tmp" && mv "$out/hyperfine.md.tmp" "$out/hyperfine.md"
+fi
 
 echo
 echo "== plot -> $out/ns_per_query.png"
