@@ -1,12 +1,18 @@
-/* bullet.cpp - peer: Bullet's btGjkConvexCast between two btSphereShapes, one pair at a time,
-   as an engine using Bullet would sweep them. Built only into the benchmark (C++ for Bullet). */
+/* bullet.cpp - peer: Bullet's btGjkConvexCast between two btSphereShapes and its
+   btContinuousConvexCollision of a sphere against a btTriangleShape, one pair at a time, as an
+   engine using Bullet would sweep them. Built only into the benchmark (C++ for Bullet). */
 #include "bench.h"
 
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btContinuousConvexCollision.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkConvexCast.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 
+#include <cfloat>
 #include <cmath>
+#include <new>
 
 static btTransform at(const float c[3], float t, const float v[3])
 {
@@ -52,3 +58,94 @@ extern "C" size_t bullet_spheres(const aos_sphere *pairs, size_t n, int full, ao
     }
     return hits;
 }
+
+#ifdef TOI_BENCH_TRIANGLES
+static btVector3 vec(const float p[3])
+{
+    return btVector3(p[0], p[1], p[2]);
+}
+
+static void miss(aos_hit *h, int full)
+{
+    h->t = INFINITY;
+    h->index = UINT32_MAX;
+    if (full) {
+        h->n[0] = h->n[1] = h->n[2] = 0.0f;
+        h->p[0] = h->p[1] = h->p[2] = 0.0f;
+        h->depth = 0.0f;
+    }
+}
+
+/* One sphere against one triangle; on a hit earlier than *best, *best and the outputs. The
+   triangle gets no collision margin: Bullet's default (0.04) would grow it. */
+static bool cast_tri(btSphereShape &sphere, const aos_sphere *S, btTriangleShape &tri,
+                     btVoronoiSimplexSolver &simplex, btGjkEpaPenetrationDepthSolver &epa,
+                     float *best, int full, aos_hit *h)
+{
+    btContinuousConvexCollision cast(&sphere, &tri, &simplex, &epa);
+    btConvexCast::CastResult res;
+    res.m_fraction = *best;
+    btTransform still;
+    still.setIdentity();
+    if (!cast.calcTimeOfImpact(at(S->c, 0, S->v), at(S->c, 1, S->v), still, still, res) ||
+        !(res.m_fraction < *best))
+        return false;
+    *best = res.m_fraction;
+    h->t = res.m_fraction;
+    if (full) {
+        for (int k = 0; k < 3; k++) {
+            h->n[k] = res.m_normal[k];
+            h->p[k] = res.m_hitPoint[k];
+        }
+        h->depth = 0.0f;
+    }
+    return true;
+}
+
+extern "C" size_t bullet_tri_pairs(const aos_sphere *s, const aos_tri *tri, size_t n, int full,
+                                   aos_hit *out)
+{
+    btSphereShape sphere(1.0f);
+    btVoronoiSimplexSolver simplex;
+    btGjkEpaPenetrationDepthSolver epa;
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        sphere.setUnscaledRadius(s[i].r);
+        btTriangleShape t(vec(tri[i].a), vec(tri[i].b), vec(tri[i].c));
+        t.setMargin(0.0f);
+        float best = 1.0f + FLT_EPSILON; /* accept t = 1 */
+        miss(&out[i], full);
+        hits += cast_tri(sphere, &s[i], t, simplex, epa, &best, full, &out[i]);
+    }
+    return hits;
+}
+
+extern "C" size_t bullet_tri_set(const aos_sphere *s, size_t n, const aos_tri *tri,
+                                 size_t ntris, int full, aos_hit *out)
+{
+    btSphereShape sphere(1.0f);
+    btVoronoiSimplexSolver simplex;
+    btGjkEpaPenetrationDepthSolver epa;
+    btTriangleShape *shapes = static_cast<btTriangleShape *>(
+        btAlignedAlloc(ntris * sizeof(btTriangleShape), 16));
+    for (size_t k = 0; k < ntris; k++) {
+        new (&shapes[k]) btTriangleShape(vec(tri[k].a), vec(tri[k].b), vec(tri[k].c));
+        shapes[k].setMargin(0.0f);
+    }
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        sphere.setUnscaledRadius(s[i].r);
+        float best = 1.0f + FLT_EPSILON;
+        miss(&out[i], full);
+        /* every triangle, keeping the earliest: what a per-triangle callback does */
+        for (size_t k = 0; k < ntris; k++)
+            if (cast_tri(sphere, &s[i], shapes[k], simplex, epa, &best, full, &out[i]))
+                out[i].index = (uint32_t)k;
+        hits += out[i].t <= 1.0f;
+    }
+    for (size_t k = 0; k < ntris; k++)
+        shapes[k].~btTriangleShape();
+    btAlignedFree(shapes);
+    return hits;
+}
+#endif

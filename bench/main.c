@@ -73,7 +73,9 @@ static void usage(void)
 {
     puts("usage: toi_bench [options]\n"
          "  --impl LIST     scalar,sse,avx2,neon,textbook,bullet (default: all available)\n"
-         "  --query LIST    spheres,pairs,plane (default: all)\n"
+         "  --query LIST    spheres,pairs,plane,tri,set-near,set-far (default: all\n"
+         "                  the library has; a set query is one sphere against 64\n"
+         "                  triangles)\n"
          "  --output LIST   t,all (default: both)\n"
          "  --sizes LIST    batch sizes (default: 8,64,512,8192,65536,524288,2097152)\n"
          "  --reps N        timed repetitions per case (default 11)\n"
@@ -164,12 +166,16 @@ static void out_alloc(bench_out *o, size_t n)
         *f[k] = falloc(n);
         memset(*f[k], 0, n * sizeof(float)); /* touch every page before timing */
     }
+    o->index = aligned_alloc(64, (n * sizeof(uint32_t) + 63) & ~(size_t)63);
+    o->feature = aligned_alloc(64, (n + 63) & ~(size_t)63);
     o->aos = aligned_alloc(64, (n * sizeof(aos_hit) + 63) & ~(size_t)63);
-    if (!o->aos) {
+    if (!o->aos || !o->index || !o->feature) {
         fprintf(stderr, "toi_bench: out of memory\n");
         exit(1);
     }
     memset(o->aos, 0, n * sizeof(aos_hit));
+    memset(o->index, 0, n * sizeof(uint32_t));
+    memset(o->feature, 0, n);
 }
 
 static void out_free(bench_out *o)
@@ -177,40 +183,46 @@ static void out_free(bench_out *o)
     float *f[8] = {o->t, o->nx, o->ny, o->nz, o->px, o->py, o->pz, o->depth};
     for (int k = 0; k < 8; k++)
         free(f[k]);
+    free(o->index);
+    free(o->feature);
     free(o->aos);
 }
 
-/* The streams a query reads and writes, for the bandwidth floor. The pair list's bodies (two
-   per pair) are split into halves so every stream has one element per query. */
+/* The arrays a query reads and writes, for the bandwidth floor: the pair list's indices and
+   bodies; a triangle set's spheres (the set itself stays in cache). */
 static size_t floor_streams(const bench_scene *sc, const bench_out *o, int full,
-                            const uint32_t **in, uint32_t **out, size_t *nout)
+                            bench_stream *in, bench_stream *out, size_t *nout)
 {
-    size_t nin = 0, n = sc->pool;
+    size_t nin = 0, n = sc->pool, fb = n * sizeof(float);
     switch (sc->q) {
     case Q_SPHERES:
         for (int k = 0; k < 7; k++) {
-            in[nin++] = (const uint32_t *)(const void *)sc->a[k];
-            in[nin++] = (const uint32_t *)(const void *)sc->b[k];
+            in[nin++] = (bench_stream){sc->a[k], fb};
+            in[nin++] = (bench_stream){sc->b[k], fb};
         }
         break;
     case Q_PAIRS:
-        in[nin++] = sc->ia, in[nin++] = sc->ib;
-        for (int k = 0; k < 7; k++) {
-            in[nin++] = (const uint32_t *)(const void *)sc->body[k];
-            in[nin++] = (const uint32_t *)(const void *)(sc->body[k] + n);
-        }
-        break;
-    case Q_PLANE:
+        in[nin++] = (bench_stream){sc->ia, n * sizeof(uint32_t)};
+        in[nin++] = (bench_stream){sc->ib, n * sizeof(uint32_t)};
         for (int k = 0; k < 7; k++)
-            in[nin++] = (const uint32_t *)(const void *)sc->a[k];
+            in[nin++] = (bench_stream){sc->body[k], sc->nbodies * sizeof(float)};
         break;
     default:
+        for (int k = 0; k < 7; k++)
+            in[nin++] = (bench_stream){sc->a[k], fb};
+        if (sc->q == Q_TRI_PAIRS)
+            for (int k = 0; k < 9; k++)
+                in[nin++] = (bench_stream){sc->tri[k], fb};
         break;
     }
     float *f[8] = {o->t, o->nx, o->ny, o->nz, o->px, o->py, o->pz, o->depth};
-    *nout = full ? 8 : 1;
-    for (size_t k = 0; k < *nout; k++)
-        out[k] = (uint32_t *)(void *)f[k];
+    *nout = 0;
+    for (int k = 0; k < (full ? 8 : 1); k++)
+        out[(*nout)++] = (bench_stream){f[k], fb};
+    if (full && query_is_tri(sc->q))
+        out[(*nout)++] = (bench_stream){o->feature, n};
+    if (full && query_is_set(sc->q))
+        out[(*nout)++] = (bench_stream){o->index, n * sizeof(uint32_t)};
     return nin;
 }
 
@@ -239,14 +251,13 @@ static void time_impl(const bench_impl *im, const bench_scene *sc, size_t n, int
 static void time_floor(const bench_scene *sc, const bench_out *o, int full, int reps,
                        size_t cycles, double *med, double *min)
 {
-    const uint32_t *in[32];
-    uint32_t *out[8];
+    bench_stream in[32], out[16];
     size_t nout, nin = floor_streams(sc, o, full, in, out, &nout);
     double *ns = malloc((size_t)reps * sizeof *ns);
     for (int r = -1; r < reps; r++) {
         double t0 = now_ns();
         for (size_t c = 0; c < cycles; c++)
-            floor_stream(sc->pool, in, nin, out, nout);
+            floor_stream(in, nin, out, nout);
         double t1 = now_ns();
         if (r >= 0)
             ns[r] = (t1 - t0) / (double)(cycles * sc->pool);
@@ -286,6 +297,10 @@ static size_t check(const bench_impl *im, const bench_scene *sc, int full, const
                                  ref->depth};
             for (int k = 0; k < 7; k++)
                 differ |= memcmp(&a[k][i], &b[k][i], sizeof(float)) != 0;
+            if (query_is_tri(sc->q))
+                differ |= o->feature[i] != ref->feature[i];
+            if (query_is_set(sc->q))
+                differ |= o->index[i] != ref->index[i];
         }
         bad += differ;
     }
@@ -293,8 +308,12 @@ static size_t check(const bench_impl *im, const bench_scene *sc, int full, const
     return bad;
 }
 
-static size_t round_pool(size_t n, size_t min_pool)
+/* A set query does SET_TRIS sphere-triangle tests per sphere: an eighth of the pool keeps
+   as many outcomes in play without making a repetition slow. */
+static size_t round_pool(bench_query q, size_t n, size_t min_pool)
 {
+    if (query_is_set(q))
+        min_pool = min_pool / 8 ? min_pool / 8 : 1;
     return n >= min_pool ? n : n * ((min_pool + n - 1) / n);
 }
 
@@ -305,7 +324,7 @@ static int run_instructions(const options *opt)
 {
     size_t n = opt->nsizes ? opt->sizes[0] : 8192;
     for (int q = 0; q < Q_COUNT; q++) {
-        if (!((opt->query_mask >> q) & 1))
+        if (!((opt->query_mask >> q) & 1) || !query_available((bench_query)q))
             continue;
         bench_scene sc;
         bench_out o;
@@ -355,13 +374,13 @@ int main(int argc, char **argv)
     report_banner(&rep);
 
     for (int q = 0; q < Q_COUNT; q++) {
-        if (!((opt.query_mask >> q) & 1))
+        if (!((opt.query_mask >> q) & 1) || !query_available((bench_query)q))
             continue;
         for (size_t si = 0; si < opt.nsizes; si++) {
             size_t n = opt.sizes[si];
             bench_scene sc;
             bench_out o, ref;
-            scene_generate(&sc, (bench_query)q, round_pool(n, opt.min_pool), opt.seed);
+            scene_generate(&sc, (bench_query)q, round_pool((bench_query)q, n, opt.min_pool), opt.seed);
             out_alloc(&o, sc.pool);
             out_alloc(&ref, sc.pool);
             reference(&sc, &ref);
@@ -371,7 +390,8 @@ int main(int argc, char **argv)
                 if (!((opt.output_mask >> full) & 1))
                     continue;
                 measurement m = {.q = (bench_query)q, .full = full, .n = n, .impl = "floor",
-                                 .bytes = scene_in_bytes((bench_query)q) + out_bytes(full)};
+                                 .bytes = scene_in_bytes((bench_query)q) +
+                                          out_bytes((bench_query)q, full)};
                 time_floor(&sc, &o, full, opt.reps, cycles, &m.med, &m.min);
                 report_add(&rep, &m);
                 for (size_t i = 0; i < bench_nimpls; i++) {
@@ -379,6 +399,8 @@ int main(int argc, char **argv)
                     if (!((opt.impl_mask >> i) & 1) || !impl_available(im) || !im->run[q])
                         continue;
                     size_t max_n = opt.peer_max_n ? opt.peer_max_n : im->max_n;
+                    if (query_is_set((bench_query)q)) /* SET_TRIS tests per query */
+                        max_n /= SET_TRIS;
                     if (im->max_n && n > max_n)
                         continue;
                     if (im->backend != TOI_BACKEND_AUTO)

@@ -8,7 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const bench_query_name[Q_COUNT] = {"spheres", "pairs", "plane"};
+const char *const bench_query_name[Q_COUNT] = {"spheres", "pairs",    "plane",
+                                               "tri",     "set-near", "set-far"};
+
+int query_available(bench_query q)
+{
+#ifdef TOI_BENCH_TRIANGLES
+    (void)q;
+    return 1;
+#else
+    return !query_is_tri(q);
+#endif
+}
 
 /* Share of queries in each class. Hits and misses are drawn independently per query, so the
    outcome of one query says nothing about the next: a branchy kernel mispredicts as it would
@@ -136,6 +147,176 @@ static void gen_plane_sphere(bench_rng *g, const toi_plane *P, aos_sphere *S)
     S->r = r;
 }
 
+/* ---- triangles ---- */
+
+static void sub3(const float a[3], const float b[3], float r[3])
+{
+    r[0] = a[0] - b[0], r[1] = a[1] - b[1], r[2] = a[2] - b[2];
+}
+
+static void cross3(const float a[3], const float b[3], float r[3])
+{
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static float len3(const float a[3])
+{
+    return sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+}
+
+/* A random, reasonably shaped triangle (edges 0.5 to 3) with its corner a near `at`. */
+static void gen_triangle(bench_rng *g, const float at[3], aos_tri *T)
+{
+    for (;;) {
+        float d1[3], d2[3], e1[3], e2[3], nrm[3];
+        random_dir(g, d1);
+        random_dir(g, d2);
+        float l1 = rng_range(g, 0.5f, 3.0f), l2 = rng_range(g, 0.5f, 3.0f);
+        for (int i = 0; i < 3; i++) {
+            T->a[i] = at[i];
+            T->b[i] = at[i] + d1[i] * l1;
+            T->c[i] = at[i] + d2[i] * l2;
+        }
+        sub3(T->b, T->a, e1);
+        sub3(T->c, T->a, e2);
+        cross3(e1, e2, nrm);
+        if (len3(nrm) > 0.3f * l1 * l2) /* no slivers: angle at a between ~17 and ~163 deg */
+            return;
+    }
+}
+
+/* A sphere against one triangle, like gen_pair: hits touch the face at a point well inside
+   (so they are certain), misses fall short, move away, or pass beside an edge at more than
+   the radius; a few start overlapping the face and approach it. */
+static void gen_tri_sphere(bench_rng *g, const aos_tri *T, float rmax, aos_sphere *S)
+{
+    float e1[3], e2[3], N[3], q[3];
+    sub3(T->b, T->a, e1);
+    sub3(T->c, T->a, e2);
+    cross3(e1, e2, N);
+    float nl = len3(N);
+    for (int i = 0; i < 3; i++)
+        N[i] /= nl;
+    float side = rng_unit(g) < 0.5f ? 1.0f : -1.0f; /* two-sided: either face */
+    float r = rng_range(g, 0.05f, rmax);
+    /* a point inside: barycentric weights of at least 0.1 each */
+    float u = rng_range(g, 0.1f, 0.8f), v = rng_range(g, 0.1f, 0.9f - u);
+    for (int i = 0; i < 3; i++)
+        q[i] = T->a[i] + u * e1[i] + v * e2[i];
+    float k = rng_unit(g), dir[3], tang[3], L;
+    perp_dir(g, N, tang);
+    if (k < P_OVERLAP) {
+        float h = r * rng_range(g, 0.1f, 0.9f);
+        L = r * rng_range(g, 0.2f, 2.0f);
+        for (int i = 0; i < 3; i++) {
+            S->c[i] = q[i] + side * N[i] * h;
+            S->v[i] = -side * N[i] * L + tang[i] * L * 0.3f;
+        }
+        S->r = r;
+        return;
+    }
+    int hit = k < P_OVERLAP + P_HIT;
+    float kind = rng_unit(g);
+    int beside = !hit && kind < 0.333f, apart = !hit && kind > 0.667f;
+    if (beside) {
+        /* beside edge ab, outside it by more than r, moving straight at the plane: the
+           distance to the triangle never drops below the distance to that edge's line */
+        float out[3], m = rng_range(g, 0.1f, 0.9f);
+        cross3(e1, N, out); /* in-plane, away from c for a counter-clockwise face */
+        float ol = len3(out);
+        float off = r * rng_range(g, 1.2f, 3.0f);
+        for (int i = 0; i < 3; i++)
+            q[i] = T->a[i] + m * e1[i] + out[i] / ol * off;
+    }
+    /* the centre touches the plane at q after travelling L at time tc */
+    float tc = hit ? rng_range(g, 0.05f, 0.95f) : rng_range(g, 1.1f, 3.0f);
+    float slant = beside ? 0.0f : rng_range(g, 0.0f, 0.8f);
+    float dl = sqrtf(1.0f + slant * slant);
+    for (int i = 0; i < 3; i++)
+        dir[i] = (-side * N[i] + tang[i] * slant) / dl;
+    float gap = r * rng_range(g, 0.1f, 2.0f); /* start clearance beyond r along the normal */
+    L = gap * dl;                               /* path length to the contact plane */
+    for (int i = 0; i < 3; i++) {
+        float pc = q[i] + side * N[i] * r; /* centre at contact */
+        S->c[i] = pc - dir[i] * L;
+        S->v[i] = dir[i] * (L / tc) * (apart ? -1.0f : 1.0f);
+    }
+    S->r = r;
+}
+
+static void tri_put(float *f[9], size_t i, const aos_tri *T)
+{
+    for (int k = 0; k < 3; k++) {
+        f[k][i] = T->a[k];
+        f[3 + k][i] = T->b[k];
+        f[6 + k][i] = T->c[k];
+    }
+}
+
+static void tri_alloc(bench_scene *sc, size_t ntris)
+{
+    sc->ntris = ntris;
+    for (int k = 0; k < 9; k++)
+        sc->tri[k] = xmalloc(ntris * sizeof(float));
+    sc->aost = xmalloc(ntris * sizeof(aos_tri));
+}
+
+/* 64 triangles near every path: a bumpy 2 x 2 patch of 4 x 8 cells, two triangles each;
+   spheres of radius 0.2 to 0.5 start over its middle and come down on it (hits), stop
+   short or rise (misses), or start touching it. Every sphere's swept box covers much of the
+   patch, so little can be rejected early. */
+static void gen_set_near(bench_scene *sc, bench_rng *g)
+{
+    float h[5][9];
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 9; j++)
+            h[i][j] = rng_range(g, -0.1f, 0.1f);
+    size_t t = 0;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 8; j++) {
+            float x0 = 0.5f * (float)i, x1 = x0 + 0.5f, y0 = 0.25f * (float)j, y1 = y0 + 0.25f;
+            aos_tri A = {{x0, y0, h[i][j]}, {x1, y0, h[i + 1][j]}, {x1, y1, h[i + 1][j + 1]}};
+            aos_tri B = {{x0, y0, h[i][j]}, {x1, y1, h[i + 1][j + 1]}, {x0, y1, h[i][j + 1]}};
+            sc->aost[t++] = A;
+            sc->aost[t++] = B;
+        }
+    for (size_t i = 0; i < sc->pool; i++) {
+        aos_sphere *S = &sc->aos[i];
+        float r = rng_range(g, 0.2f, 0.5f), u = rng_unit(g), z0, vz;
+        if (u < P_OVERLAP) {
+            z0 = 0.1f + r * rng_range(g, 0.0f, 0.5f); /* within r of the top: touching */
+            vz = -r;
+        } else {
+            z0 = 0.1f + r + rng_range(g, 0.05f, 1.0f); /* clear of the highest point */
+            if (u < P_OVERLAP + P_HIT)
+                vz = -(z0 + 0.1f) / rng_range(g, 0.2f, 0.9f); /* centre passes the lowest */
+            else if (rng_unit(g) < 0.5f)
+                vz = rng_range(g, 0.0f, 1.0f);
+            else
+                vz = -(z0 - 0.1f - r) / rng_range(g, 1.1f, 3.0f);
+        }
+        S->c[0] = rng_range(g, 0.6f, 1.4f), S->c[1] = rng_range(g, 0.6f, 1.4f), S->c[2] = z0;
+        S->v[0] = rng_range(g, -0.3f, 0.3f), S->v[1] = rng_range(g, -0.3f, 0.3f), S->v[2] = vz;
+        S->r = r;
+    }
+}
+
+/* 64 triangles mostly far from each path: scattered over a 60 x 60 x 6 region; each sphere
+   is aimed at (or beside, short of, away from) one of them at random, so a handful at most
+   lie near its path and the rest are rejected by their bounding boxes. */
+static void gen_set_far(bench_scene *sc, bench_rng *g)
+{
+    for (size_t t = 0; t < SET_TRIS; t++) {
+        float at[3] = {rng_range(g, -30.0f, 30.0f), rng_range(g, -30.0f, 30.0f),
+                       rng_range(g, -3.0f, 3.0f)};
+        gen_triangle(g, at, &sc->aost[t]);
+    }
+    for (size_t i = 0; i < sc->pool; i++)
+        gen_tri_sphere(g, &sc->aost[rng_u64(g) % SET_TRIS], 1.0f, &sc->aos[i]);
+}
+
 static void soa_alloc(float *f[7], size_t n)
 {
     for (int k = 0; k < 7; k++)
@@ -208,6 +389,30 @@ void scene_generate(bench_scene *sc, bench_query q, size_t pool, uint64_t seed)
         }
         break;
     }
+    case Q_TRI_PAIRS:
+    case Q_TRI_NEAR:
+    case Q_TRI_FAR:
+        soa_alloc(sc->a, pool);
+        sc->naos = pool;
+        sc->aos = xmalloc(sc->naos * sizeof(aos_sphere));
+        tri_alloc(sc, q == Q_TRI_PAIRS ? pool : SET_TRIS);
+        if (q == Q_TRI_PAIRS) {
+            for (size_t i = 0; i < pool; i++) {
+                float at[3] = {rng_range(&g, -WORLD, WORLD), rng_range(&g, -WORLD, WORLD),
+                               rng_range(&g, -WORLD, WORLD)};
+                gen_triangle(&g, at, &sc->aost[i]);
+                gen_tri_sphere(&g, &sc->aost[i], 1.0f, &sc->aos[i]);
+            }
+        } else if (q == Q_TRI_NEAR) {
+            gen_set_near(sc, &g);
+        } else {
+            gen_set_far(sc, &g);
+        }
+        for (size_t i = 0; i < pool; i++)
+            soa_put(sc->a, i, &sc->aos[i]);
+        for (size_t t = 0; t < sc->ntris; t++)
+            tri_put(sc->tri, t, &sc->aost[t]);
+        break;
     default:
         break;
     }
@@ -220,9 +425,12 @@ void scene_free(bench_scene *sc)
         free(sc->b[k]);
         free(sc->body[k]);
     }
+    for (int k = 0; k < 9; k++)
+        free(sc->tri[k]);
     free(sc->ia);
     free(sc->ib);
     free(sc->aos);
+    free(sc->aost);
     memset(sc, 0, sizeof *sc);
 }
 
@@ -232,11 +440,16 @@ size_t scene_in_bytes(bench_query q)
     case Q_SPHERES: return 14 * sizeof(float);
     case Q_PAIRS: return 2 * sizeof(uint32_t) + 14 * sizeof(float); /* indices + 2 bodies */
     case Q_PLANE: return 7 * sizeof(float);
+    case Q_TRI_PAIRS: return 16 * sizeof(float);         /* sphere + triangle */
+    case Q_TRI_NEAR: case Q_TRI_FAR: return 7 * sizeof(float); /* the set stays in cache */
     default: return 0;
     }
 }
 
-size_t out_bytes(int full)
+size_t out_bytes(bench_query q, int full)
 {
-    return (full ? 8 : 1) * sizeof(float); /* t; or t, normal, point, depth */
+    if (!full)
+        return sizeof(float); /* t */
+    /* t, normal, point, depth; the feature for triangles; the index for sets */
+    return 8 * sizeof(float) + (query_is_tri(q) ? 1 : 0) + (query_is_set(q) ? 4 : 0);
 }
