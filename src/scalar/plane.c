@@ -4,7 +4,7 @@
 /* Sphere (centre c, displacement v, radius r) against the plane n.x = d: the signed distance
    s(t) = n.c - d + t n.v. In contact when s <= r (the solid side counts as touching);
    approaching when n.v < 0. The first contact with s(0) > r is t = (r - s(0)) / n.v. */
-static void sweep_plane(float x, float y, float z, float vx, float vy, float vz, float r,
+TOI_SCALAR_INLINE void sweep_plane(float x, float y, float z, float vx, float vy, float vz, float r,
                         const toi_plane *P, int plane_ok, unsigned flags, int full,
                         toi_result *res)
 {
@@ -62,7 +62,7 @@ size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *S, const toi_
         sweep_plane(S->x[i], S->y[i], S->z[i], S->vx[i], S->vy[i], S->vz[i], S->r[i], P,
                     plane_ok, flags, full, &r);
         hits += r.t != TOI_NO_HIT;
-        toi_scalar_store(out, i, &r);
+        toi_scalar_store(out, i, &r, full);
     }
     return hits;
 }

@@ -35,10 +35,16 @@ static inline float toi_scalar_pow2_unscale(float m)
     return s;
 }
 
+/* The per-query functions are inlined into their batch loops (14 float arguments would
+   otherwise travel through the stack on every call). */
+#define TOI_SCALAR_INLINE static inline __attribute__((always_inline))
+
 /* One query's result before it is stored. A miss is t = TOI_NO_HIT with everything else 0. */
 typedef struct toi_result {
     float t, nx, ny, nz, px, py, pz, depth;
 } toi_result;
+
+static const toi_result toi_scalar_no_hit = {TOI_NO_HIT, 0, 0, 0, 0, 0, 0, 0};
 
 static inline void toi_scalar_miss(toi_result *r)
 {
@@ -48,10 +54,12 @@ static inline void toi_scalar_miss(toi_result *r)
     r->depth = 0.0f;
 }
 
-/* Store result i into the outputs the caller asked for. */
-static inline void toi_scalar_store(const toi_hits *out, size_t i, const toi_result *r)
+/* Store result i into the outputs the caller asked for (full: any beyond t). */
+static inline void toi_scalar_store(const toi_hits *out, size_t i, const toi_result *r, int full)
 {
     out->t[i] = r->t;
+    if (!full)
+        return;
     if (out->nx) out->nx[i] = r->nx;
     if (out->ny) out->ny[i] = r->ny;
     if (out->nz) out->nz[i] = r->nz;
