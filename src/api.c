@@ -3,9 +3,12 @@
    writes nothing. */
 #include "internal.h"
 
-static int spheres_ok(const toi_spheres *s)
+/* Every array present. Bitwise & rather than &&: one test instead of seven branches, on a
+   path every call takes. */
+static inline int spheres_ok(const toi_spheres *s)
 {
-    return s && s->x && s->y && s->z && s->vx && s->vy && s->vz && s->r;
+    return s && ((s->x != NULL) & (s->y != NULL) & (s->z != NULL) & (s->vx != NULL) &
+                 (s->vy != NULL) & (s->vz != NULL) & (s->r != NULL));
 }
 
 /* Common checks: known flags, the required output, and n = 0 (nothing to do). */
