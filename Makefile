@@ -30,8 +30,8 @@ BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(CFL
 
 COMMON_SRC := src/api.c src/dispatch.c src/cpu.c \
               src/scalar/spheres.c src/scalar/plane.c src/scalar/respond.c \
-              src/scalar/kernels.c
-SIMD_KERNELS := spheres plane respond kernels
+              src/scalar/triangles.c src/scalar/kernels.c
+SIMD_KERNELS := spheres plane respond triangles kernels
 
 ifeq ($(ARCH),x86_64)
 SIMD_SRC := $(foreach k,$(SIMD_KERNELS),src/sse/$(k).c src/avx2/$(k).c)

@@ -62,8 +62,10 @@ typedef struct toi_plane {
 
 /* Flags. Every query accepts every defined flag and ignores those that do not apply to it;
    any other bit -> TOI_EINVAL. */
+#define TOI_CULL_BACKFACES 1u /* triangle queries: ignore triangles the sphere does not move
+                                 against (front normal N with N.v >= 0) */
 #define TOI_ALL_OVERLAPS 2u /* report every pair already touching at t = 0 (see README) */
-#define TOI_FLAGS_ALL (TOI_ALL_OVERLAPS)
+#define TOI_FLAGS_ALL (TOI_CULL_BACKFACES | TOI_ALL_OVERLAPS)
 
 /* Each query returns the number of queries that hit (>= 0), or TOI_EINVAL for a NULL
    required pointer or an undefined flag bit (then nothing is written). n = 0 returns 0. */
@@ -114,6 +116,47 @@ typedef struct toi_motion {
    iteration cap is reached, to use up a step (examples/particles.c). */
 TOI_API ptrdiff_t toi_respond(size_t n, const toi_motion *m, const toi_hits *hits,
                               float restitution, float friction);
+/* n static triangles (a, b, c), structure of arrays. The front face is counter-clockwise:
+   its normal is (b - a) x (c - a). A triangle is the closed set of its face, edges and
+   vertices, two-sided unless TOI_CULL_BACKFACES; a degenerate one (collinear or coincident
+   vertices) is its segment or point. */
+typedef struct toi_triangles {
+    const float *ax, *ay, *az, *bx, *by, *bz, *cx, *cy, *cz;
+} toi_triangles;
+
+enum toi_feature {              /* what of the triangle was touched (toi_hits.feature) */
+    TOI_FEATURE_FACE = 0,
+    TOI_FEATURE_EDGE_AB, TOI_FEATURE_EDGE_BC, TOI_FEATURE_EDGE_CA,
+    TOI_FEATURE_VERTEX_A, TOI_FEATURE_VERTEX_B, TOI_FEATURE_VERTEX_C,
+    TOI_FEATURE_NONE = 255      /* written for a miss */
+};
+
+/* Triangle queries. The contact point is the triangle's point nearest the sphere's centre;
+   the feature is where it lies (a vertex beats an edge, an edge the face). When the centre
+   lies on the triangle (only with TOI_ALL_OVERLAPS) the normal is the face normal on the side
+   the sphere came from (the front normal when it does not move). A miss writes t =
+   TOI_NO_HIT, normal, point and depth 0, feature TOI_FEATURE_NONE and, in set queries,
+   index UINT32_MAX. */
+
+/* pair i: sphere i vs triangle i */
+TOI_API ptrdiff_t toi_sweep_spheres_triangles(size_t n, const toi_spheres *s,
+                                              const toi_triangles *tri, unsigned flags,
+                                              const toi_hits *out);
+
+/* pair list: pair k is sphere is[k] vs triangle it[k]; an index out of range -> TOI_EINVAL,
+   nothing written */
+TOI_API ptrdiff_t toi_sweep_sphere_triangle_pairs(size_t npairs, const uint32_t *is,
+                                                  const uint32_t *it, size_t nspheres,
+                                                  const toi_spheres *s, size_t ntris,
+                                                  const toi_triangles *tri, unsigned flags,
+                                                  const toi_hits *out);
+
+/* each of n spheres against the whole set of ntris triangles: the earliest hit, ties to the
+   lowest triangle index; out->index[i] = the triangle hit (UINT32_MAX when none). A triangle
+   with a non-finite coordinate is skipped. ntris = 0: every sphere misses. */
+TOI_API ptrdiff_t toi_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, size_t ntris,
+                                                 const toi_triangles *tri, unsigned flags,
+                                                 const toi_hits *out);
 
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
    unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, neon) that is

@@ -11,6 +11,11 @@ static inline int spheres_ok(const toi_spheres *s)
                  (s->vy != NULL) & (s->vz != NULL) & (s->r != NULL));
 }
 
+static int triangles_ok(const toi_triangles *t)
+{
+    return t && t->ax && t->ay && t->az && t->bx && t->by && t->bz && t->cx && t->cy && t->cz;
+}
+
 /* Common checks: known flags, the required output, and n = 0 (nothing to do). */
 static ptrdiff_t precheck(size_t n, unsigned flags, const toi_hits *out)
 {
@@ -92,6 +97,53 @@ ptrdiff_t toi_respond_on(const toi_kernels *k, size_t n, const toi_motion *m,
     return (ptrdiff_t)k->respond(n, m, hits, restitution, friction);
 }
 
+ptrdiff_t toi_sweep_spheres_triangles_on(const toi_kernels *k, size_t n, const toi_spheres *s,
+                                         const toi_triangles *tri, unsigned flags,
+                                         const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!spheres_ok(s) || !triangles_ok(tri))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->spheres_triangles(n, s, tri, flags, out);
+}
+
+ptrdiff_t toi_sweep_sphere_triangle_pairs_on(const toi_kernels *k, size_t npairs,
+                                             const uint32_t *is, const uint32_t *it,
+                                             size_t nspheres, const toi_spheres *s,
+                                             size_t ntris, const toi_triangles *tri,
+                                             unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(npairs, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!is || !it || !spheres_ok(s) || !triangles_ok(tri))
+        return TOI_EINVAL;
+    if (!indices_ok(npairs, is, nspheres) || !indices_ok(npairs, it, ntris))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->sphere_triangle_pairs(npairs, is, it, s, tri, flags, out);
+}
+
+/* ntris = 0 is valid (every sphere misses); then tri may be NULL. */
+ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, const toi_spheres *s,
+                                            size_t ntris, const toi_triangles *tri,
+                                            unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!spheres_ok(s) || (ntris && !triangles_ok(tri)))
+        return TOI_EINVAL;
+    /* index is a uint32_t: a set beyond UINT32_MAX triangles could not name its hit */
+    if (ntris >= UINT32_MAX)
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->spheres_triangle_set(n, s, ntris, tri, flags, out);
+}
+
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
                             unsigned flags, const toi_hits *out)
 {
@@ -116,6 +168,28 @@ ptrdiff_t toi_respond(size_t n, const toi_motion *m, const toi_hits *hits, float
                       float friction)
 {
     return toi_respond_on(toi_active_kernels(), n, m, hits, restitution, friction);
+}
+
+ptrdiff_t toi_sweep_spheres_triangles(size_t n, const toi_spheres *s, const toi_triangles *tri,
+                                      unsigned flags, const toi_hits *out)
+{
+    return toi_sweep_spheres_triangles_on(toi_active_kernels(), n, s, tri, flags, out);
+}
+
+ptrdiff_t toi_sweep_sphere_triangle_pairs(size_t npairs, const uint32_t *is, const uint32_t *it,
+                                          size_t nspheres, const toi_spheres *s, size_t ntris,
+                                          const toi_triangles *tri, unsigned flags,
+                                          const toi_hits *out)
+{
+    return toi_sweep_sphere_triangle_pairs_on(toi_active_kernels(), npairs, is, it, nspheres, s,
+                                              ntris, tri, flags, out);
+}
+
+ptrdiff_t toi_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, size_t ntris,
+                                         const toi_triangles *tri, unsigned flags,
+                                         const toi_hits *out)
+{
+    return toi_sweep_spheres_triangle_set_on(toi_active_kernels(), n, s, ntris, tri, flags, out);
 }
 
 const char *toi_strerror(int code)

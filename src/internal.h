@@ -21,6 +21,14 @@ typedef struct toi_kernels {
                             unsigned flags, const toi_hits *out);
     size_t (*respond)(size_t n, const toi_motion *m, const toi_hits *hits, float restitution,
                       float friction);
+    size_t (*spheres_triangles)(size_t n, const toi_spheres *s, const toi_triangles *tri,
+                                unsigned flags, const toi_hits *out);
+    size_t (*sphere_triangle_pairs)(size_t n, const uint32_t *is, const uint32_t *it,
+                                    const toi_spheres *s, const toi_triangles *tri,
+                                    unsigned flags, const toi_hits *out);
+    size_t (*spheres_triangle_set)(size_t n, const toi_spheres *s, size_t ntris,
+                                   const toi_triangles *tri, unsigned flags,
+                                   const toi_hits *out);
 } toi_kernels;
 
 extern const toi_kernels toi_kernels_scalar;
@@ -59,6 +67,17 @@ ptrdiff_t toi_sweep_spheres_plane_on(const toi_kernels *k, size_t n, const toi_s
 
 ptrdiff_t toi_respond_on(const toi_kernels *k, size_t n, const toi_motion *m,
                          const toi_hits *hits, float restitution, float friction);
+ptrdiff_t toi_sweep_spheres_triangles_on(const toi_kernels *k, size_t n, const toi_spheres *s,
+                                         const toi_triangles *tri, unsigned flags,
+                                         const toi_hits *out);
+ptrdiff_t toi_sweep_sphere_triangle_pairs_on(const toi_kernels *k, size_t npairs,
+                                             const uint32_t *is, const uint32_t *it,
+                                             size_t nspheres, const toi_spheres *s,
+                                             size_t ntris, const toi_triangles *tri,
+                                             unsigned flags, const toi_hits *out);
+ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, const toi_spheres *s,
+                                            size_t ntris, const toi_triangles *tri,
+                                            unsigned flags, const toi_hits *out);
 
 /* Whether any output beyond t is wanted (the kernels then compute normal, point, depth). */
 static inline int toi_wants_full(const toi_hits *out)
@@ -83,6 +102,13 @@ static inline int toi_plane_ok(const toi_plane *P)
 /* A direction shorter than this (squared, in the query's scaled units where the geometry
    has size ~1) is far below the accuracy margin 64*FLT_EPSILON: its normal is the fallback. */
 #define TOI_MIN_DIR2 0x1p-100f
+
+/* Set queries: a group of triangles is skipped, without computing it, when every one of its
+   boxes lies farther than r + TOI_BOX_MARGIN * size from the box of the sphere's path up to
+   the best time so far (size: the query's scaled size, as above). The kernels' backward error
+   is below 64 * FLT_EPSILON * size, 2^9 times less than this margin, so a skipped triangle
+   could never have produced an earlier hit: skipping changes no result bit. */
+#define TOI_BOX_MARGIN 0x1p-8f
 
 /* Relative geometry whose scaled size sum reaches this is out of range (a miss). */
 #define TOI_MAX_SUM 0x1p127f

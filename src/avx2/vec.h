@@ -48,6 +48,26 @@ TOI_VINLINE unsigned mbits(vm m) { return (unsigned)_mm256_movemask_ps(m); }
 
 TOI_VINLINE vf vsel(vm m, vf a, vf b) { return _mm256_blendv_ps(b, a, m); } /* m ? a : b */
 
+TOI_VINLINE vf vneg(vf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); } /* -a */
+
+/* a*b - c*d per lane with exact products in double and one rounding to double, then one to
+   float: the scalar reference's (float)((double)a * b - (double)c * d). */
+TOI_VINLINE vf vdiffprod(vf a, vf b, vf c, vf d)
+{
+    __m256d lo = _mm256_sub_pd(
+        _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)),
+                      _mm256_cvtps_pd(_mm256_castps256_ps128(b))),
+        _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(c)),
+                      _mm256_cvtps_pd(_mm256_castps256_ps128(d))));
+    __m256d hi = _mm256_sub_pd(
+        _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)),
+                      _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1))),
+        _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(c, 1)),
+                      _mm256_cvtps_pd(_mm256_extractf128_ps(d, 1))));
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)),
+                                _mm256_cvtpd_ps(hi), 1);
+}
+
 /* The power of two 2^(127 - E) for the exponent field E of each lane (see scalar.h). */
 TOI_VINLINE vf vpow2_scale(vf m)
 {

@@ -59,6 +59,24 @@ TOI_VINLINE unsigned mbits(vm m) /* lane i -> bit i */
 
 TOI_VINLINE vf vsel(vm m, vf a, vf b) { return vbslq_f32(m, a, b); } /* m ? a : b */
 
+TOI_VINLINE vf vneg(vf a) { return vnegq_f32(a); } /* -a: sign flip */
+
+/* a*b - c*d per lane with exact products in double and one rounding to double, then one to
+   float: the scalar reference's (float)((double)a * b - (double)c * d). Separate multiply
+   and subtract (never vfmsq): the products are exact anyway, the subtraction rounds once. */
+TOI_VINLINE vf vdiffprod(vf a, vf b, vf c, vf d)
+{
+    float64x2_t lo = vsubq_f64(vmulq_f64(vcvt_f64_f32(vget_low_f32(a)),
+                                         vcvt_f64_f32(vget_low_f32(b))),
+                               vmulq_f64(vcvt_f64_f32(vget_low_f32(c)),
+                                         vcvt_f64_f32(vget_low_f32(d))));
+    float64x2_t hi = vsubq_f64(vmulq_f64(vcvt_f64_f32(vget_high_f32(a)),
+                                         vcvt_f64_f32(vget_high_f32(b))),
+                               vmulq_f64(vcvt_f64_f32(vget_high_f32(c)),
+                                         vcvt_f64_f32(vget_high_f32(d))));
+    return vcombine_f32(vcvt_f32_f64(lo), vcvt_f32_f64(hi));
+}
+
 /* The power of two 2^(127 - E) for the exponent field E of each lane (see scalar.h). */
 TOI_VINLINE vf vpow2_scale(vf m)
 {

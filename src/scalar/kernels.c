@@ -9,4 +9,7 @@ const toi_kernels toi_kernels_scalar = {
     .sphere_pairs = toi_scalar_sweep_sphere_pairs,
     .spheres_plane = toi_scalar_sweep_spheres_plane,
     .respond = toi_scalar_respond,
+    .spheres_triangles = toi_scalar_sweep_spheres_triangles,
+    .sphere_triangle_pairs = toi_scalar_sweep_sphere_triangle_pairs,
+    .spheres_triangle_set = toi_scalar_sweep_spheres_triangle_set,
 };

@@ -79,4 +79,18 @@ size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *s, const toi_
 size_t toi_scalar_respond(size_t n, const toi_motion *m, const toi_hits *hits,
                           float restitution, float friction);
 
+size_t toi_scalar_sweep_spheres_triangles(size_t n, const toi_spheres *s,
+                                          const toi_triangles *tri, unsigned flags,
+                                          const toi_hits *out);
+size_t toi_scalar_sweep_sphere_triangle_pairs(size_t n, const uint32_t *is, const uint32_t *it,
+                                              const toi_spheres *s, const toi_triangles *tri,
+                                              unsigned flags, const toi_hits *out);
+size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, size_t ntris,
+                                             const toi_triangles *tri, unsigned flags,
+                                             const toi_hits *out);
+/* One sphere (x y z vx vy vz r) against one triangle (ax ay az bx by bz cx cy cz): on a hit
+   sets *res (t only unless full) and *feat, on a miss leaves both alone. */
+void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flags, int full,
+                               toi_result *res, uint8_t *feat);
+
 #endif /* TOI_SCALAR_H */

@@ -21,6 +21,14 @@ size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *s, const toi_pla
                                    unsigned flags, const toi_hits *out);
 size_t TOI_FN(respond)(size_t n, const toi_motion *m, const toi_hits *hits, float restitution,
                        float friction);
+size_t TOI_FN(sweep_spheres_triangles)(size_t n, const toi_spheres *s, const toi_triangles *tri,
+                                       unsigned flags, const toi_hits *out);
+size_t TOI_FN(sweep_sphere_triangle_pairs)(size_t n, const uint32_t *is, const uint32_t *it,
+                                           const toi_spheres *s, const toi_triangles *tri,
+                                           unsigned flags, const toi_hits *out);
+size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *s, size_t ntris,
+                                          const toi_triangles *tri, unsigned flags,
+                                          const toi_hits *out);
 
 /* A block of VW results; lanes that miss hold t = TOI_NO_HIT and 0 elsewhere. */
 typedef struct vres {

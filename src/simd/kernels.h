@@ -16,4 +16,7 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .sphere_pairs = TOI_FN(sweep_sphere_pairs),
     .spheres_plane = TOI_FN(sweep_spheres_plane),
     .respond = TOI_FN(respond),
+    .spheres_triangles = TOI_FN(sweep_spheres_triangles),
+    .sphere_triangle_pairs = TOI_FN(sweep_sphere_triangle_pairs),
+    .spheres_triangle_set = TOI_FN(sweep_spheres_triangle_set),
 };

@@ -45,6 +45,21 @@ TOI_VINLINE unsigned mbits(vm m) { return (unsigned)_mm_movemask_ps(m); } /* lan
 
 TOI_VINLINE vf vsel(vm m, vf a, vf b) { return _mm_blendv_ps(b, a, m); } /* m ? a : b */
 
+TOI_VINLINE vf vneg(vf a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); } /* -a: sign flip */
+
+/* a*b - c*d per lane with exact products in double and one rounding to double, then one to
+   float: the scalar reference's (float)((double)a * b - (double)c * d). */
+TOI_VINLINE vf vdiffprod(vf a, vf b, vf c, vf d)
+{
+    __m128d lo = _mm_sub_pd(_mm_mul_pd(_mm_cvtps_pd(a), _mm_cvtps_pd(b)),
+                            _mm_mul_pd(_mm_cvtps_pd(c), _mm_cvtps_pd(d)));
+    __m128d hi = _mm_sub_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(a, a)),
+                                       _mm_cvtps_pd(_mm_movehl_ps(b, b))),
+                            _mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(c, c)),
+                                       _mm_cvtps_pd(_mm_movehl_ps(d, d))));
+    return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
+}
+
 /* The power of two 2^(127 - E) for the exponent field E of each lane (see scalar.h). */
 TOI_VINLINE vf vpow2_scale(vf m)
 {

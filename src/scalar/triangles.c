@@ -1,0 +1,360 @@
+/* scalar/triangles.c - reference sphere-triangle sweeps: plain C, one query at a time */
+#include "scalar.h"
+
+/* The method. Everything is relative to the sphere's start centre (the origin here) and
+   scaled by an exact power of two so the query has size ~1, as in scalar/spheres.c: a mesh
+   far from the origin is computed as accurately as one at it, and no square or fourth power
+   over- or underflows. The path is p(t) = t v, the triangle A B C, the radius r.
+
+   The r-neighbourhood of a triangle is the union of a slab over its face, a cylinder around
+   each edge (clipped to the segment) and a ball around each vertex, so the first contact
+   from outside is the earliest entry into any of the seven pieces, and every one is tested
+   (never "the edge nearest where the path meets the plane", which misses hits):
+   - face: the plane at distance r on the side of the start, entered while moving toward it,
+     at a point whose projection lies inside the triangle (three edge half-planes);
+   - edge V0 + s e: |t (v x e) - V0 x e|^2 = r^2 e.e, the quadratic a t^2 - 2 b t + c = 0 with
+     a = |v x e|^2, b = (v x e).(V0 x e), c = |V0 x e|^2 - r^2 e.e, whose discriminant is,
+     by Lagrange's identity, e.e (a r^2 - ((v x e).V0)^2) (no cancellation when the path
+     passes near the edge's line); first root c / (sqrt(disc) + b), stable for b > 0
+     (approaching); the contact must project inside the segment;
+   - vertex V: the sphere-sphere quadratic of scalar/spheres.c.
+   A piece whose value c at t = 0 is <= 0 contains the start: the sphere already touches. Then
+   the closest point q0 of the triangle (the face foot when it projects inside, else the
+   nearest of the three clamped edge points) gives the depth r - |q0|, and the sphere
+   approaches when (p0 - q0).v < 0, i.e. q0.v > 0 (a centre on the triangle never does).
+   The face normal is one exact cross product (both products exact in double, one rounding):
+   a sliver's normal computed in float would be tilted out of its own plane.
+   Ties between pieces go to vertices, then edges, then the face, in index order.
+   The SIMD kernels (src/simd/triangles.h) perform exactly these operations in this order. */
+
+/* a*b - c*d with exact products (float x float fits a double) and one rounding to double,
+   then one to float: the same on every IEEE machine. */
+static float diff_prod(float a, float b, float c, float d)
+{
+    return (float)((double)a * (double)b - (double)c * (double)d);
+}
+
+static float dot3(const float a[3], const float b[3])
+{
+    return (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2];
+}
+
+static void cross3(const float a[3], const float b[3], float o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* (X - V0).m >= 0 for the three edge normals m = N x e: X projects inside the triangle. */
+static int inside(const float X[3], float V[3][3], float m[3][3])
+{
+    int in = 1;
+    for (int k = 0; k < 3; k++) {
+        float d[3] = {X[0] - V[k][0], X[1] - V[k][1], X[2] - V[k][2]};
+        in &= dot3(d, m[k]) >= 0.0f;
+    }
+    return in;
+}
+
+/* One sphere (S: x y z vx vy vz r) against one triangle (T: ax ay az bx by bz cx cy cz).
+   On a hit res and *feat are set (res->t only unless full); on a miss they are left alone. */
+void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flags, int full,
+                               toi_result *res, uint8_t *feat)
+{
+    float V[3][3], v[3] = {S[3], S[4], S[5]}, r = S[6];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            V[k][j] = T[3 * k + j] - S[j];
+
+    /* Size of the relative geometry; NaN or Inf anywhere makes it NaN or Inf. */
+    float sz[3];
+    for (int k = 0; k < 3; k++)
+        sz[k] = (fabsf(V[k][0]) + fabsf(V[k][1])) + fabsf(V[k][2]);
+    float size = (sz[0] + sz[1]) + sz[2];
+    size = size + ((fabsf(v[0]) + fabsf(v[1])) + fabsf(v[2]));
+    size = size + r;
+    if (!(size < TOI_MAX_SUM) || !(r >= 0.0f))
+        return;
+    float s = toi_scalar_pow2_scale(size);
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            V[k][j] = V[k][j] * s;
+    for (int j = 0; j < 3; j++)
+        v[j] = v[j] * s;
+    r = r * s;
+    float rr = r * r;
+    float a = dot3(v, v);
+
+    /* Edges k: V[k] -> V[k+1]; the front normal N = (B - A) x (C - A), exactly rounded. */
+    float E[3][3], eac[3];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            E[k][j] = V[(k + 1) % 3][j] - V[k][j];
+    for (int j = 0; j < 3; j++)
+        eac[j] = V[2][j] - V[0][j];
+    float N[3] = {diff_prod(E[0][1], eac[2], E[0][2], eac[1]),
+                  diff_prod(E[0][2], eac[0], E[0][0], eac[2]),
+                  diff_prod(E[0][0], eac[1], E[0][1], eac[0])};
+    float NN = dot3(N, N);
+    if ((flags & TOI_CULL_BACKFACES) && !(dot3(N, v) < 0.0f))
+        return;
+
+    /* Face: unit normal n, signed distance s0 of the start, rate dv; ad, adv seen from the
+       start's side. A triangle without area has no face (its edges and vertices remain). */
+    int face_ok = NN >= TOI_MIN_DIR2;
+    float ninv = 1.0f / sqrtf(NN);
+    float n[3] = {N[0] * ninv, N[1] * ninv, N[2] * ninv};
+    float s0 = -dot3(V[0], n);
+    float dv = dot3(v, n);
+    int pos = s0 >= 0.0f;
+    float ad = fabsf(s0);
+    float adv = pos ? dv : -dv;
+    float m[3][3];
+    for (int k = 0; k < 3; k++)
+        cross3(N, E[k], m[k]);
+    const float O[3] = {0.0f, 0.0f, 0.0f};
+    int in0 = inside(O, V, m);
+
+    /* The seven candidate times, +Inf where a piece is not entered in (0, 1]; and whether a
+       piece contains the start. Order: vertices A B C, edges AB BC CA, face. */
+    float tc[7], sn[3], ee[3];
+    int overlap = 0;
+    for (int k = 0; k < 3; k++) {
+        float *P = V[k];
+        float b = dot3(P, v);
+        float c = dot3(P, P) - rr;
+        float cr[3];
+        cross3(P, v, cr);
+        float disc = a * rr - dot3(cr, cr);
+        float t = c / (sqrtf(disc) + b);
+        tc[k] = (c > 0.0f && b > 0.0f && disc >= 0.0f && t <= 1.0f) ? t : INFINITY;
+        overlap |= c <= 0.0f;
+    }
+    for (int k = 0; k < 3; k++) {
+        const float *V0 = V[k], *e = E[k];
+        ee[k] = dot3(e, e);
+        int edge_ok = ee[k] >= TOI_MIN_DIR2;
+        float u[3], w[3];
+        cross3(v, e, u);
+        cross3(V0, e, w);
+        float au = dot3(u, u);
+        float c = dot3(w, w) - rr * ee[k];
+        float b = dot3(u, w);
+        float g = dot3(u, V0);
+        float disc = ee[k] * (au * rr - g * g);
+        float t = c / (sqrtf(disc) + b);
+        float P[3] = {t * v[0], t * v[1], t * v[2]};
+        float d[3] = {P[0] - V0[0], P[1] - V0[1], P[2] - V0[2]};
+        sn[k] = dot3(d, e);
+        tc[3 + k] = (edge_ok && c > 0.0f && b > 0.0f && disc >= 0.0f && t <= 1.0f &&
+                     sn[k] >= 0.0f && sn[k] <= ee[k]) ? t : INFINITY;
+        float d0[3] = {0.0f - V0[0], 0.0f - V0[1], 0.0f - V0[2]};
+        float sn0 = dot3(d0, e);
+        overlap |= edge_ok && c <= 0.0f && sn0 >= 0.0f && sn0 <= ee[k];
+    }
+    {
+        float t = (r - ad) / adv;
+        float P[3] = {t * v[0], t * v[1], t * v[2]};
+        int in = inside(P, V, m);
+        tc[6] = (face_ok && ad > r && adv < 0.0f && t <= 1.0f && in) ? t : INFINITY;
+        overlap |= face_ok && ad <= r && in0;
+    }
+
+    float inv_s = 1.0f / s;
+    float q[3] = {0.0f, 0.0f, 0.0f}, dir[3], dd;
+    int kind; /* the feature */
+    float t;
+    if (overlap) {
+        /* Closest point at t = 0: the nearest clamped edge point (lowest edge on ties), or
+           the face foot when the start projects inside and it is strictly nearer. */
+        float best = INFINITY;
+        kind = TOI_FEATURE_NONE;
+        for (int k = 0; k < 3; k++) {
+            const float *V0 = V[k], *e = E[k];
+            float d0[3] = {0.0f - V0[0], 0.0f - V0[1], 0.0f - V0[2]};
+            float sn0 = dot3(d0, e);
+            float sk = sn0 > 0.0f ? (sn0 < ee[k] ? sn0 / ee[k] : 1.0f) : 0.0f;
+            float qk[3] = {V0[0] + sk * e[0], V0[1] + sk * e[1], V0[2] + sk * e[2]};
+            float d2 = dot3(qk, qk);
+            if (d2 < best) {
+                best = d2;
+                q[0] = qk[0], q[1] = qk[1], q[2] = qk[2];
+                kind = sk == 0.0f ? TOI_FEATURE_VERTEX_A + k
+                     : sk == 1.0f ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
+                                  : TOI_FEATURE_EDGE_AB + k;
+            }
+        }
+        float d2f = s0 * s0;
+        if (face_ok && in0 && d2f < best) {
+            best = d2f;
+            q[0] = 0.0f - s0 * n[0], q[1] = 0.0f - s0 * n[1], q[2] = 0.0f - s0 * n[2];
+            kind = TOI_FEATURE_FACE;
+        }
+        /* Approaching: f'(0) < 0, i.e. q0.v > 0; a centre on the triangle never is. */
+        int approach = best >= TOI_MIN_DIR2 && dot3(q, v) > 0.0f;
+        if (!approach && !(flags & TOI_ALL_OVERLAPS))
+            return;
+        t = 0.0f;
+        res->t = t;
+        *feat = (uint8_t)kind;
+        if (!full)
+            return;
+        dir[0] = 0.0f - q[0], dir[1] = 0.0f - q[1], dir[2] = 0.0f - q[2];
+        dd = best;
+        float depth = (r - sqrtf(best)) * inv_s;
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    } else {
+        t = tc[0];
+        kind = TOI_FEATURE_VERTEX_A;
+        for (int k = 1; k < 7; k++)
+            if (tc[k] < t) {
+                t = tc[k];
+                kind = k < 3 ? TOI_FEATURE_VERTEX_A + k
+                     : k < 6 ? TOI_FEATURE_EDGE_AB + (k - 3)
+                             : TOI_FEATURE_FACE;
+            }
+        if (!(t <= 1.0f))
+            return;
+        res->t = t;
+        *feat = (uint8_t)kind;
+        if (!full)
+            return;
+        float P[3] = {t * v[0], t * v[1], t * v[2]};
+        if (kind == TOI_FEATURE_FACE) {
+            float st = s0 + t * dv; /* signed distance of P from the plane */
+            q[0] = P[0] - st * n[0], q[1] = P[1] - st * n[1], q[2] = P[2] - st * n[2];
+        } else if (kind >= TOI_FEATURE_VERTEX_A) {
+            int k = kind - TOI_FEATURE_VERTEX_A;
+            q[0] = V[k][0], q[1] = V[k][1], q[2] = V[k][2];
+        } else {
+            int k = kind - TOI_FEATURE_EDGE_AB;
+            float sk = sn[k] / ee[k];
+            q[0] = V[k][0] + sk * E[k][0];
+            q[1] = V[k][1] + sk * E[k][1];
+            q[2] = V[k][2] + sk * E[k][2];
+        }
+        dir[0] = P[0] - q[0], dir[1] = P[1] - q[1], dir[2] = P[2] - q[2];
+        dd = dot3(dir, dir);
+        res->depth = 0.0f;
+    }
+
+    /* Normal: from q toward the centre; the face's own normal for a face contact; the face
+       normal against the motion when the centre is on the triangle (+x without a face). */
+    if (kind == TOI_FEATURE_FACE && !overlap) {
+        res->nx = pos ? n[0] : -n[0];
+        res->ny = pos ? n[1] : -n[1];
+        res->nz = pos ? n[2] : -n[2];
+    } else if (dd >= TOI_MIN_DIR2) {
+        float inv = 1.0f / sqrtf(dd);
+        res->nx = dir[0] * inv, res->ny = dir[1] * inv, res->nz = dir[2] * inv;
+    } else if (face_ok) {
+        int back = dv > 0.0f;
+        res->nx = back ? -n[0] : n[0];
+        res->ny = back ? -n[1] : n[1];
+        res->nz = back ? -n[2] : n[2];
+    } else {
+        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
+    }
+    /* Point: q back in world units. */
+    res->px = S[0] + q[0] * inv_s;
+    res->py = S[1] + q[1] * inv_s;
+    res->pz = S[2] + q[2] * inv_s;
+}
+
+static void load_sphere(const toi_spheres *s, size_t i, float S[7])
+{
+    S[0] = s->x[i], S[1] = s->y[i], S[2] = s->z[i];
+    S[3] = s->vx[i], S[4] = s->vy[i], S[5] = s->vz[i], S[6] = s->r[i];
+}
+
+static void load_triangle(const toi_triangles *t, size_t i, float T[9])
+{
+    T[0] = t->ax[i], T[1] = t->ay[i], T[2] = t->az[i];
+    T[3] = t->bx[i], T[4] = t->by[i], T[5] = t->bz[i];
+    T[6] = t->cx[i], T[7] = t->cy[i], T[8] = t->cz[i];
+}
+
+static size_t one_pair(const float S[7], const float T[9], unsigned flags, int full,
+                       const toi_hits *out, size_t k)
+{
+    toi_result r;
+    uint8_t feat = TOI_FEATURE_NONE;
+    toi_scalar_miss(&r);
+    toi_scalar_sweep_triangle(S, T, flags, full, &r, &feat);
+    toi_scalar_store(out, k, &r);
+    if (out->feature)
+        out->feature[k] = feat;
+    return r.t != TOI_NO_HIT;
+}
+
+size_t toi_scalar_sweep_spheres_triangles(size_t n, const toi_spheres *s,
+                                          const toi_triangles *tri, unsigned flags,
+                                          const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        float S[7], T[9];
+        load_sphere(s, i, S);
+        load_triangle(tri, i, T);
+        hits += one_pair(S, T, flags, full, out, i);
+    }
+    return hits;
+}
+
+size_t toi_scalar_sweep_sphere_triangle_pairs(size_t n, const uint32_t *is, const uint32_t *it,
+                                              const toi_spheres *s, const toi_triangles *tri,
+                                              unsigned flags, const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t k = 0; k < n; k++) {
+        float S[7], T[9];
+        load_sphere(s, is[k], S);
+        load_triangle(tri, it[k], T);
+        hits += one_pair(S, T, flags, full, out, k);
+    }
+    return hits;
+}
+
+/* The plain loop: the first triangle with a strictly earlier t wins; then the winner's
+   full result (the same function, so the same t). */
+size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, size_t ntris,
+                                             const toi_triangles *tri, unsigned flags,
+                                             const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        float S[7], T[9];
+        load_sphere(s, i, S);
+        float best = TOI_NO_HIT;
+        uint32_t win = UINT32_MAX;
+        for (size_t j = 0; j < ntris; j++) {
+            toi_result r;
+            uint8_t feat;
+            r.t = TOI_NO_HIT;
+            load_triangle(tri, j, T);
+            toi_scalar_sweep_triangle(S, T, flags, 0, &r, &feat);
+            if (r.t < best) {
+                best = r.t;
+                win = (uint32_t)j;
+            }
+        }
+        toi_result r;
+        uint8_t feat = TOI_FEATURE_NONE;
+        toi_scalar_miss(&r);
+        if (win != UINT32_MAX) {
+            load_triangle(tri, win, T);
+            toi_scalar_sweep_triangle(S, T, flags, full, &r, &feat);
+            hits++;
+        }
+        toi_scalar_store(out, i, &r);
+        if (out->feature)
+            out->feature[i] = feat;
+        if (out->index)
+            out->index[i] = win;
+    }
+    return hits;
+}

@@ -1,0 +1,456 @@
+/* simd/triangles.h - sphere-triangle sweep kernel bodies, written once over the vector layer.
+   Included by src/<isa>/triangles.c after that backend's vec.h. Each lane performs the scalar
+   reference's operations (src/scalar/triangles.c, where the method is explained) in the same
+   order, branch-free, so every output bit - feature and index included - matches it. */
+#include "common.h"
+
+#define T_SET_NOUT 8 /* t nx ny nz px py pz depth */
+
+typedef struct v3 {
+    vf x, y, z;
+} v3;
+
+TOI_VINLINE v3 v3sub(v3 a, v3 b) { return (v3){vsub(a.x, b.x), vsub(a.y, b.y), vsub(a.z, b.z)}; }
+TOI_VINLINE v3 v3add(v3 a, v3 b) { return (v3){vadd(a.x, b.x), vadd(a.y, b.y), vadd(a.z, b.z)}; }
+TOI_VINLINE v3 v3scale(vf k, v3 a) { return (v3){vmul(k, a.x), vmul(k, a.y), vmul(k, a.z)}; }
+TOI_VINLINE v3 v3neg(v3 a) { return (v3){vneg(a.x), vneg(a.y), vneg(a.z)}; }
+TOI_VINLINE v3 v3sel(vm m, v3 a, v3 b)
+{
+    return (v3){vsel(m, a.x, b.x), vsel(m, a.y, b.y), vsel(m, a.z, b.z)};
+}
+TOI_VINLINE vf v3dot(v3 a, v3 b) /* (ax bx + ay by) + az bz */
+{
+    return vadd(vadd(vmul(a.x, b.x), vmul(a.y, b.y)), vmul(a.z, b.z));
+}
+TOI_VINLINE v3 v3cross(v3 a, v3 b)
+{
+    return (v3){vsub(vmul(a.y, b.z), vmul(a.z, b.y)), vsub(vmul(a.z, b.x), vmul(a.x, b.z)),
+                vsub(vmul(a.x, b.y), vmul(a.y, b.x))};
+}
+
+/* (X - V[k]).m[k] >= 0 for the three edges */
+TOI_VINLINE vm tri_inside(v3 X, const v3 V[3], const v3 m[3])
+{
+    vm in = vge(v3dot(v3sub(X, V[0]), m[0]), vzero());
+    in = mand(in, vge(v3dot(v3sub(X, V[1]), m[1]), vzero()));
+    return mand(in, vge(v3dot(v3sub(X, V[2]), m[2]), vzero()));
+}
+
+/* One query per lane. p0, vin, rin: the sphere (world units); Vr: the vertices relative to
+   its start centre; size: the scalar's size of that relative geometry; lane_ok: lanes to
+   compute at all. Sets o->t (and the rest when full) and *feat (the feature as a float,
+   TOI_FEATURE_NONE on a miss); returns the hit mask. */
+TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const v3 Vr[3], vf size,
+                             vm lane_ok, vm all_overlaps, vm cull_on, int full, vres *o,
+                             vf *feat)
+{
+    const vf zero = vzero(), one = vset(1.0f), inf = vset(INFINITY);
+    const vf min_dir2 = vset(TOI_MIN_DIR2);
+    vm valid = mand(lane_ok, mand(vlt(size, vset(TOI_MAX_SUM)), vge(rin, zero)));
+    vf s = vpow2_scale(size); /* exact rescale to size ~1 */
+    v3 V[3];
+    for (int k = 0; k < 3; k++)
+        V[k] = v3scale(s, Vr[k]);
+    /* v * s and r * s, the operand order of the scalar (multiplication commutes exactly) */
+    v3 v = v3scale(s, vin);
+    vf r = vmul(rin, s);
+    vf rr = vmul(r, r);
+    vf a = v3dot(v, v);
+
+    v3 E[3] = {v3sub(V[1], V[0]), v3sub(V[2], V[1]), v3sub(V[0], V[2])};
+    v3 eac = v3sub(V[2], V[0]);
+    v3 N = {vdiffprod(E[0].y, eac.z, E[0].z, eac.y), vdiffprod(E[0].z, eac.x, E[0].x, eac.z),
+            vdiffprod(E[0].x, eac.y, E[0].y, eac.x)};
+    vf NN = v3dot(N, N);
+    valid = mandnot(valid, mandnot(cull_on, vlt(v3dot(N, v), zero))); /* culled: N.v >= 0 */
+
+    vm face_ok = vge(NN, min_dir2);
+    vf ninv = vdiv(one, vsqrt(NN));
+    v3 n = {vmul(N.x, ninv), vmul(N.y, ninv), vmul(N.z, ninv)};
+    vf s0 = vneg(v3dot(V[0], n));
+    vf dv = v3dot(v, n);
+    vm pos = vge(s0, zero);
+    vf ad = vabs(s0);
+    vf adv = vsel(pos, dv, vneg(dv));
+    v3 m[3];
+    for (int k = 0; k < 3; k++)
+        m[k] = v3cross(N, E[k]);
+    const v3 O = {zero, zero, zero};
+    vm in0 = tri_inside(O, V, m);
+
+    vf tc[7], sn[3], ee[3];
+    vm overlap = mconst(0);
+    for (int k = 0; k < 3; k++) {
+        vf b = v3dot(V[k], v);
+        vf c = vsub(v3dot(V[k], V[k]), rr);
+        v3 cr = v3cross(V[k], v);
+        vf disc = vsub(vmul(a, rr), v3dot(cr, cr));
+        vf t = vdiv(c, vadd(vsqrt(disc), b));
+        vm ok = mand(mand(vgt(c, zero), vgt(b, zero)), mand(vge(disc, zero), vle(t, one)));
+        tc[k] = vsel(ok, t, inf);
+        overlap = mor(overlap, vle(c, zero));
+    }
+    for (int k = 0; k < 3; k++) {
+        const v3 V0 = V[k], e = E[k];
+        ee[k] = v3dot(e, e);
+        vm edge_ok = vge(ee[k], min_dir2);
+        v3 u = v3cross(v, e), w = v3cross(V0, e);
+        vf au = v3dot(u, u);
+        vf c = vsub(v3dot(w, w), vmul(rr, ee[k]));
+        vf b = v3dot(u, w);
+        vf g = v3dot(u, V0);
+        vf disc = vmul(ee[k], vsub(vmul(au, rr), vmul(g, g)));
+        vf t = vdiv(c, vadd(vsqrt(disc), b));
+        v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+        sn[k] = v3dot(v3sub(P, V0), e);
+        vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
+                     mand(mand(vge(disc, zero), vle(t, one)),
+                          mand(vge(sn[k], zero), vle(sn[k], ee[k]))));
+        tc[3 + k] = vsel(ok, t, inf);
+        vf sn0 = v3dot(v3sub(O, V0), e);
+        overlap = mor(overlap, mand(mand(edge_ok, vle(c, zero)),
+                                    mand(vge(sn0, zero), vle(sn0, ee[k]))));
+    }
+    {
+        vf t = vdiv(vsub(r, ad), adv);
+        v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+        vm in = tri_inside(P, V, m);
+        vm ok = mand(mand(face_ok, vgt(ad, r)), mand(mand(vlt(adv, zero), vle(t, one)), in));
+        tc[6] = vsel(ok, t, inf);
+        overlap = mor(overlap, mand(face_ok, mand(vle(ad, r), in0)));
+    }
+
+    /* Touching at t = 0: the closest point q0, whether the sphere approaches. */
+    vf best = inf, kind_ov = vset(TOI_FEATURE_NONE);
+    v3 q_ov = O;
+    for (int k = 0; k < 3; k++) {
+        const v3 V0 = V[k], e = E[k];
+        vf sn0 = v3dot(v3sub(O, V0), e);
+        vf sk = vsel(vgt(sn0, zero), vsel(vlt(sn0, ee[k]), vdiv(sn0, ee[k]), one), zero);
+        v3 qk = {vadd(V0.x, vmul(sk, e.x)), vadd(V0.y, vmul(sk, e.y)),
+                 vadd(V0.z, vmul(sk, e.z))};
+        vf d2 = v3dot(qk, qk);
+        vm upd = vlt(d2, best);
+        best = vsel(upd, d2, best);
+        q_ov = v3sel(upd, qk, q_ov);
+        vf kk = vsel(veq(sk, zero), vset((float)(TOI_FEATURE_VERTEX_A + k)),
+                     vsel(veq(sk, one), vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)),
+                          vset((float)(TOI_FEATURE_EDGE_AB + k))));
+        kind_ov = vsel(upd, kk, kind_ov);
+    }
+    {
+        vf d2f = vmul(s0, s0);
+        vm upd = mand(mand(face_ok, in0), vlt(d2f, best));
+        best = vsel(upd, d2f, best);
+        v3 qf = {vsub(zero, vmul(s0, n.x)), vsub(zero, vmul(s0, n.y)),
+                 vsub(zero, vmul(s0, n.z))};
+        q_ov = v3sel(upd, qf, q_ov);
+        kind_ov = vsel(upd, vset((float)TOI_FEATURE_FACE), kind_ov);
+    }
+    vm approach = mand(vge(best, min_dir2), vgt(v3dot(q_ov, v), zero));
+    vm hit_ov = mand(overlap, mor(approach, all_overlaps));
+
+    /* Not touching: the earliest piece entered (strictly earlier wins: lower index on ties). */
+    vf tsep = tc[0], kind_sep = vset((float)TOI_FEATURE_VERTEX_A);
+    for (int k = 1; k < 7; k++) {
+        float kk = k < 3 ? (float)(TOI_FEATURE_VERTEX_A + k)
+                 : k < 6 ? (float)(TOI_FEATURE_EDGE_AB + (k - 3))
+                         : (float)TOI_FEATURE_FACE;
+        vm upd = vlt(tc[k], tsep);
+        tsep = vsel(upd, tc[k], tsep);
+        kind_sep = vsel(upd, vset(kk), kind_sep);
+    }
+    vm hit_sep = mandnot(vle(tsep, one), overlap);
+    vm hit = mand(valid, mor(hit_ov, hit_sep));
+    vf t = vsel(overlap, zero, tsep);
+    vf kind = vsel(overlap, kind_ov, kind_sep);
+    o->t = vsel(hit, t, inf);
+    *feat = vsel(hit, kind, vset((float)TOI_FEATURE_NONE));
+    if (!full)
+        return hit;
+
+    vf inv_s = vdiv(one, s);
+    /* separated: q on the feature entered */
+    v3 P = {vmul(tsep, v.x), vmul(tsep, v.y), vmul(tsep, v.z)};
+    vf st = vadd(s0, vmul(tsep, dv));
+    v3 qF = {vsub(P.x, vmul(st, n.x)), vsub(P.y, vmul(st, n.y)), vsub(P.z, vmul(st, n.z))};
+    vm isB = veq(kind_sep, vset((float)TOI_FEATURE_VERTEX_B));
+    vm isC = veq(kind_sep, vset((float)TOI_FEATURE_VERTEX_C));
+    v3 qV = v3sel(isB, V[1], v3sel(isC, V[2], V[0]));
+    vm eBC = veq(kind_sep, vset((float)TOI_FEATURE_EDGE_BC));
+    vm eCA = veq(kind_sep, vset((float)TOI_FEATURE_EDGE_CA));
+    v3 V0 = v3sel(eBC, V[1], v3sel(eCA, V[2], V[0]));
+    v3 e = v3sel(eBC, E[1], v3sel(eCA, E[2], E[0]));
+    vf sk = vdiv(vsel(eBC, sn[1], vsel(eCA, sn[2], sn[0])),
+                 vsel(eBC, ee[1], vsel(eCA, ee[2], ee[0])));
+    v3 qE = {vadd(V0.x, vmul(sk, e.x)), vadd(V0.y, vmul(sk, e.y)), vadd(V0.z, vmul(sk, e.z))};
+    vm sepface = veq(kind_sep, zero);
+    vm sepvert = vge(kind_sep, vset((float)TOI_FEATURE_VERTEX_A));
+    v3 q_sep = v3sel(sepface, qF, v3sel(sepvert, qV, qE));
+    v3 dir_sep = v3sub(P, q_sep);
+
+    v3 q = v3sel(overlap, q_ov, q_sep);
+    v3 dir = v3sel(overlap, v3sub(O, q_ov), dir_sep);
+    vf dd = vsel(overlap, best, v3dot(dir_sep, dir_sep));
+
+    /* normal: face contact -> the face's side; else q toward the centre; else the face
+       normal against the motion; else +x */
+    vm back = vgt(dv, zero);
+    v3 nb = v3sel(back, v3neg(n), n);
+    v3 nrm = v3sel(face_ok, nb, (v3){vset(TOI_FALLBACK_NX), vset(TOI_FALLBACK_NY),
+                                     vset(TOI_FALLBACK_NZ)});
+    vf inv = vdiv(one, vsqrt(dd));
+    nrm = v3sel(vge(dd, min_dir2), (v3){vmul(dir.x, inv), vmul(dir.y, inv), vmul(dir.z, inv)},
+                nrm);
+    nrm = v3sel(mandnot(sepface, overlap), v3sel(pos, n, v3neg(n)), nrm);
+    o->nx = vsel(hit, nrm.x, zero);
+    o->ny = vsel(hit, nrm.y, zero);
+    o->nz = vsel(hit, nrm.z, zero);
+    o->px = vsel(hit, vadd(p0.x, vmul(q.x, inv_s)), zero);
+    o->py = vsel(hit, vadd(p0.y, vmul(q.y, inv_s)), zero);
+    o->pz = vsel(hit, vadd(p0.z, vmul(q.z, inv_s)), zero);
+    vf depth = vmul(vsub(r, vsqrt(best)), inv_s);
+    depth = vsel(vgt(depth, zero), depth, zero);
+    o->depth = vsel(mand(hit, overlap), depth, zero);
+    return hit;
+}
+
+/* The relative vertices and the scalar's size of one query per lane. */
+TOI_VINLINE vf tri_relative(const v3 p0, const v3 vin, vf rin, const vf T[9], v3 Vr[3])
+{
+    vf sz[3];
+    for (int k = 0; k < 3; k++) {
+        Vr[k] = (v3){vsub(T[3 * k], p0.x), vsub(T[3 * k + 1], p0.y), vsub(T[3 * k + 2], p0.z)};
+        sz[k] = vadd(vadd(vabs(Vr[k].x), vabs(Vr[k].y)), vabs(Vr[k].z));
+    }
+    vf size = vadd(vadd(sz[0], sz[1]), sz[2]);
+    size = vadd(size, vadd(vadd(vabs(vin.x), vabs(vin.y)), vabs(vin.z)));
+    return vadd(size, rin);
+}
+
+/* Store the feature lanes [0, cnt) as bytes. */
+TOI_VINLINE void store_feature(uint8_t *p, vf feat, size_t cnt)
+{
+    float tmp[VW];
+    vstore(tmp, feat);
+    for (size_t k = 0; k < cnt; k++)
+        p[k] = (uint8_t)tmp[k];
+}
+
+/* Pairs: sphere in[0..6] (x y z vx vy vz r) against triangle in[7..15]. */
+TOI_VINLINE size_t tri_pairs_block(const vf in[16], vm all_overlaps, vm cull_on,
+                                   const toi_hits *out, size_t i, size_t cnt, int full)
+{
+    const v3 p0 = {in[0], in[1], in[2]}, vin = {in[3], in[4], in[5]};
+    v3 Vr[3];
+    vf size = tri_relative(p0, vin, in[6], in + 7, Vr);
+    vres r;
+    vf feat;
+    vm hit = tri_sweep_vec(p0, vin, in[6], Vr, size, mconst(1), all_overlaps, cull_on, full,
+                           &r, &feat);
+    vstore_res(out, i, &r, cnt, full);
+    if (out->feature)
+        store_feature(out->feature + i, feat, cnt);
+    return vcount_n(hit, cnt);
+}
+
+#define TOI_TRI_FIELDS(T) \
+    { T->ax, T->ay, T->az, T->bx, T->by, T->bz, T->cx, T->cy, T->cz }
+#define TOI_SPH_FIELDS(S) \
+    { S->x, S->y, S->z, S->vx, S->vy, S->vz, S->r }
+
+TOI_VINLINE size_t spheres_triangles_block(const toi_spheres *S, const toi_triangles *T,
+                                           vm all_overlaps, vm cull_on, const toi_hits *out,
+                                           size_t i, size_t cnt, int full)
+{
+    const float *const ss[7] = TOI_SPH_FIELDS(S);
+    const float *const ts[9] = TOI_TRI_FIELDS(T);
+    vf in[16];
+    for (int k = 0; k < 7; k++)
+        in[k] = vload_n(ss[k] + i, cnt);
+    for (int k = 0; k < 9; k++)
+        in[7 + k] = vload_n(ts[k] + i, cnt);
+    return tri_pairs_block(in, all_overlaps, cull_on, out, i, cnt, full);
+}
+
+size_t TOI_FN(sweep_spheres_triangles)(size_t n, const toi_spheres *S, const toi_triangles *T,
+                                       unsigned flags, const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
+    const int full = toi_wants_full(out);
+    size_t hits = 0;
+#define BLOCK(i, cnt, f) spheres_triangles_block(S, T, all_overlaps, cull_on, out, i, cnt, f)
+    TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    return hits;
+}
+
+TOI_VINLINE size_t tri_list_block(const uint32_t *is, const uint32_t *it, const toi_spheres *S,
+                                  const toi_triangles *T, vm all_overlaps, vm cull_on,
+                                  const toi_hits *out, size_t i, size_t cnt, int full)
+{
+    const float *const ss[7] = TOI_SPH_FIELDS(S);
+    const float *const ts[9] = TOI_TRI_FIELDS(T);
+    vf in[16];
+    for (int k = 0; k < 7; k++)
+        in[k] = vgather_n(ss[k], is + i, cnt);
+    for (int k = 0; k < 9; k++)
+        in[7 + k] = vgather_n(ts[k], it + i, cnt);
+    return tri_pairs_block(in, all_overlaps, cull_on, out, i, cnt, full);
+}
+
+size_t TOI_FN(sweep_sphere_triangle_pairs)(size_t n, const uint32_t *is, const uint32_t *it,
+                                           const toi_spheres *S, const toi_triangles *T,
+                                           unsigned flags, const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
+    const int full = toi_wants_full(out);
+    size_t hits = 0;
+#define BLOCK(i, cnt, f) tri_list_block(is, it, S, T, all_overlaps, cull_on, out, i, cnt, f)
+    TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    return hits;
+}
+
+/* compare-and-select minimum and maximum (NaN lanes are never rejected by the box test
+   below: they are computed, and invalid) */
+TOI_VINLINE vf vmin_sel(vf a, vf b) { return vsel(vlt(a, b), a, b); }
+TOI_VINLINE vf vmax_sel(vf a, vf b) { return vsel(vgt(a, b), a, b); }
+
+/* One sphere against every triangle: groups of VW triangles, the earliest t per lane (a lane
+   keeps its first strictly earlier t, so its lowest index on ties), then the lowest index
+   among the lanes' earliest. A group is skipped when the box test (internal.h,
+   TOI_BOX_MARGIN) shows none of its triangles can hit before the best time so far, or when
+   a hit at t = 0 is already held (nothing is earlier). The winner is then recomputed alone
+   in full: the same lane operations, so the same t. */
+static size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_triangles *T,
+                      vm all_overlaps, vm cull_on, const toi_hits *out, int full)
+{
+    static const float lane_ids[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const vf zero = vzero();
+    const float *const ts[9] = TOI_TRI_FIELDS(T);
+    const float sx = S->x[i], sy = S->y[i], sz = S->z[i];
+    const float svx = S->vx[i], svy = S->vy[i], svz = S->vz[i], sr = S->r[i];
+    const v3 p0 = {vset(sx), vset(sy), vset(sz)}, vin = {vset(svx), vset(svy), vset(svz)};
+    const vf rin = vset(sr);
+
+    vf lane_best = vset(INFINITY);
+    uint32_t lane_idx[VW];
+    for (size_t k = 0; k < VW; k++)
+        lane_idx[k] = UINT32_MAX;
+    float best = INFINITY;
+    for (size_t j = 0; j < ntris && best != 0.0f; j += VW) {
+        size_t cnt = ntris - j < VW ? ntris - j : VW;
+        vf Tv[9];
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vload_n(ts[k] + j, cnt);
+        v3 Vr[3];
+        vf size = tri_relative(p0, vin, rin, Tv, Vr);
+        vm lane_ok = vlt(vload(lane_ids), vset((float)cnt));
+
+        /* the box of the path over [0, min(best, 1)], grown by r + margin, per lane */
+        float tb = best < 1.0f ? best : 1.0f;
+        const float pv[3] = {tb * svx, tb * svy, tb * svz};
+        const vf pvv[3] = {vset(pv[0]), vset(pv[1]), vset(pv[2])};
+        vf grow = vadd(rin, vmul(vset(TOI_BOX_MARGIN), size));
+        const vf cx[3][3] = {{Vr[0].x, Vr[1].x, Vr[2].x}, {Vr[0].y, Vr[1].y, Vr[2].y},
+                             {Vr[0].z, Vr[1].z, Vr[2].z}};
+        vm far = mconst(0);
+        for (int d = 0; d < 3; d++) {
+            vf tmin = vmin_sel(vmin_sel(cx[d][0], cx[d][1]), cx[d][2]);
+            vf tmax = vmax_sel(vmax_sel(cx[d][0], cx[d][1]), cx[d][2]);
+            vf lo = vsub(vmin_sel(zero, pvv[d]), grow);
+            vf hi = vadd(vmax_sel(zero, pvv[d]), grow);
+            far = mor(far, mor(vgt(tmin, hi), vlt(tmax, lo)));
+        }
+        vm live = mandnot(lane_ok, far);
+        if (!mbits(live))
+            continue;
+
+        vres r;
+        vf feat;
+        vm hit = tri_sweep_vec(p0, vin, rin, Vr, size, live, all_overlaps, cull_on, 0, &r,
+                               &feat);
+        vm upd = mand(hit, vlt(r.t, lane_best));
+        unsigned bits = mbits(upd);
+        if (bits) {
+            lane_best = vsel(upd, r.t, lane_best);
+            for (size_t k = 0; k < VW; k++)
+                if (bits >> k & 1)
+                    lane_idx[k] = (uint32_t)(j + k);
+            float lb[VW];
+            vstore(lb, lane_best);
+            for (size_t k = 0; k < VW; k++)
+                best = lb[k] < best ? lb[k] : best;
+        }
+    }
+
+    /* the earliest, lowest index on ties */
+    float lb[VW];
+    vstore(lb, lane_best);
+    float bt = INFINITY;
+    uint32_t win = UINT32_MAX;
+    for (size_t k = 0; k < VW; k++)
+        if (lb[k] < bt || (lb[k] == bt && lane_idx[k] < win)) {
+            bt = lb[k];
+            win = lane_idx[k];
+        }
+    if (bt == INFINITY)
+        win = UINT32_MAX;
+
+    float res[T_SET_NOUT];
+    float feat_f = (float)TOI_FEATURE_NONE;
+    for (int k = 0; k < T_SET_NOUT; k++)
+        res[k] = k == 0 ? TOI_NO_HIT : 0.0f;
+    if (win != UINT32_MAX && (full || out->feature)) {
+        vf Tv[9];
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vset(ts[k][win]);
+        v3 Vr[3];
+        vf size = tri_relative(p0, vin, rin, Tv, Vr);
+        vres r;
+        vf feat;
+        tri_sweep_vec(p0, vin, rin, Vr, size, mconst(1), all_overlaps, cull_on, full, &r,
+                      &feat);
+        float tmp[VW];
+        const vf *src[T_SET_NOUT] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
+        for (int k = 0; k < (full ? T_SET_NOUT : 1); k++) {
+            vstore(tmp, *src[k]);
+            res[k] = tmp[0];
+        }
+        vstore(tmp, feat);
+        feat_f = tmp[0];
+    } else if (win != UINT32_MAX) {
+        res[0] = bt;
+    }
+    out->t[i] = res[0];
+    if (full) {
+        if (out->nx) out->nx[i] = res[1];
+        if (out->ny) out->ny[i] = res[2];
+        if (out->nz) out->nz[i] = res[3];
+        if (out->px) out->px[i] = res[4];
+        if (out->py) out->py[i] = res[5];
+        if (out->pz) out->pz[i] = res[6];
+        if (out->depth) out->depth[i] = res[7];
+    }
+    if (out->feature)
+        out->feature[i] = (uint8_t)feat_f;
+    if (out->index)
+        out->index[i] = win;
+    return win != UINT32_MAX;
+}
+
+size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *S, size_t ntris,
+                                          const toi_triangles *T, unsigned flags,
+                                          const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
+    const int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++)
+        hits += set_one(S, i, ntris, T, all_overlaps, cull_on, out, full);
+    return hits;
+}
