@@ -62,9 +62,15 @@ int main(void)
     static const struct {
         const char *name;
         void (*fn)(void);
-    } groups[] = {{"dispatch", group_dispatch},         {"contract", group_contract},
-                  {"differential", group_differential}, {"accuracy", group_accuracy},
-                  {"golden", group_golden},             {"respond", group_respond},
+    } groups[] = {{"dispatch", group_dispatch},
+                  {"contract", group_contract},
+                  {"contract", group_tri_contract},
+                  {"differential", group_differential},
+                  {"differential", group_tri_differential},
+                  {"accuracy", group_accuracy},
+                  {"accuracy", group_tri_accuracy},
+                  {"golden", group_golden},
+                  {"respond", group_respond},
                   {"particles", group_particles}};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (!only || strstr(only, groups[g].name))

@@ -38,6 +38,14 @@ ptrdiff_t t_plane(const t_impl *im, size_t n, const toi_spheres *s, const toi_pl
 ptrdiff_t t_respond(const t_impl *im, size_t n, const toi_motion *m, const toi_hits *hits,
                     float restitution, float friction);
 
+ptrdiff_t t_tris(const t_impl *im, size_t n, const toi_spheres *s, const toi_triangles *tri,
+                 unsigned flags, const toi_hits *out);
+ptrdiff_t t_tri_pairs(const t_impl *im, size_t n, const uint32_t *is, const uint32_t *it,
+                      size_t ns, const toi_spheres *s, size_t nt, const toi_triangles *tri,
+                      unsigned flags, const toi_hits *out);
+ptrdiff_t t_tri_set(const t_impl *im, size_t n, const toi_spheres *s, size_t nt,
+                    const toi_triangles *tri, unsigned flags, const toi_hits *out);
+
 /* ---- deterministic random numbers: integer arithmetic and exact float operations only, so
    every architecture draws the same inputs (no libm) ---- */
 typedef struct rng {
@@ -74,6 +82,14 @@ typedef struct t_sph {
 void t_spheres_alloc(t_sph *b, size_t n);
 void t_spheres_free(t_sph *b);
 
+/* triangle batches (unaligned like the spheres) */
+typedef struct t_tri {
+    float *f[9]; /* ax ay az bx by bz cx cy cz */
+    toi_triangles t;
+} t_tri;
+void t_tri_alloc(t_tri *b, size_t n);
+void t_tri_free(t_tri *b);
+
 #define T_NOUT 8 /* t nx ny nz px py pz depth */
 typedef struct t_hits {
     float *f[T_NOUT];
@@ -97,5 +113,8 @@ void group_dispatch(void);
 void group_golden(void);
 void group_respond(void);
 void group_particles(void);
+void group_tri_contract(void);
+void group_tri_differential(void);
+void group_tri_accuracy(void);
 
 #endif /* TOI_TEST_H */

@@ -88,6 +88,47 @@ ptrdiff_t t_respond(const t_impl *im, size_t n, const toi_motion *m, const toi_h
     return r;
 }
 
+ptrdiff_t t_tris(const t_impl *im, size_t n, const toi_spheres *s, const toi_triangles *tri,
+                 unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t r;
+    force(im);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    r = im->via_api ? toi_sweep_spheres_triangles(n, s, tri, flags, out)
+                    : toi_sweep_spheres_triangles_on(im->k, n, s, tri, flags, out);
+    if (r > 0)
+        verify(im);
+    return r;
+}
+
+ptrdiff_t t_tri_pairs(const t_impl *im, size_t n, const uint32_t *is, const uint32_t *it,
+                      size_t ns, const toi_spheres *s, size_t nt, const toi_triangles *tri,
+                      unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t r;
+    force(im);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    r = im->via_api ? toi_sweep_sphere_triangle_pairs(n, is, it, ns, s, nt, tri, flags, out)
+                    : toi_sweep_sphere_triangle_pairs_on(im->k, n, is, it, ns, s, nt, tri, flags,
+                                                         out);
+    if (r > 0)
+        verify(im);
+    return r;
+}
+
+ptrdiff_t t_tri_set(const t_impl *im, size_t n, const toi_spheres *s, size_t nt,
+                    const toi_triangles *tri, unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t r;
+    force(im);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    r = im->via_api ? toi_sweep_spheres_triangle_set(n, s, nt, tri, flags, out)
+                    : toi_sweep_spheres_triangle_set_on(im->k, n, s, nt, tri, flags, out);
+    if (r > 0)
+        verify(im);
+    return r;
+}
+
 /* Arrays start one float past an aligned address: no kernel may assume alignment. */
 static void *alloc_unaligned(size_t bytes)
 {
@@ -116,6 +157,22 @@ void t_spheres_alloc(t_sph *b, size_t n)
 void t_spheres_free(t_sph *b)
 {
     for (int k = 0; k < 7; k++)
+        free_unaligned(b->f[k]);
+}
+
+void t_tri_alloc(t_tri *b, size_t n)
+{
+    for (int k = 0; k < 9; k++) {
+        b->f[k] = alloc_unaligned((n + 1) * sizeof(float));
+        memset(b->f[k], 0, (n + 1) * sizeof(float));
+    }
+    b->t = (toi_triangles){b->f[0], b->f[1], b->f[2], b->f[3], b->f[4],
+                           b->f[5], b->f[6], b->f[7], b->f[8]};
+}
+
+void t_tri_free(t_tri *b)
+{
+    for (int k = 0; k < 9; k++)
         free_unaligned(b->f[k]);
 }
 

@@ -1,0 +1,179 @@
+/* test_triangles_diff.c - group 2 for the triangle queries: every backend against the scalar
+   reference, bit for bit (every output, index and feature included), on at least 1,000,000
+   seeded random queries per kernel (TOI_TEST_SCALE = 1): random batch sizes, misaligned
+   arrays, random flags, random subsets of outputs. A set query counts one query per sphere;
+   its sets hold 0 to 40 triangles drawn near the spheres' paths, so the box test and the
+   pruning by the best time are exercised. The first mismatch is printed with its inputs. */
+#include "tri_gen.h"
+
+#include <stdlib.h>
+
+#define MAXN 700
+#define MAXSET 40
+#define TARGET 1000000
+
+enum { TK_PAIRS, TK_LIST, TK_SET };
+
+typedef struct tdiff_case {
+    const t_impl *im;
+    int kernel;
+} tdiff_case;
+
+static toi_hits pick(rng *r, const t_hits *h, size_t off)
+{
+    toi_hits o = {h->f[0] + off, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t mode = rng_below(r, 4), mask = mode == 0 ? 0 : mode == 1 ? rng_below(r, 512) : 511;
+    float *f[T_NOUT];
+    for (int k = 1; k < T_NOUT; k++)
+        f[k] = (mask >> (k - 1) & 1) ? h->f[k] + off : NULL;
+    o.nx = f[1], o.ny = f[2], o.nz = f[3], o.px = f[4], o.py = f[5], o.pz = f[6], o.depth = f[7];
+    o.index = (mask >> 7 & 1) ? h->index + off : NULL;
+    o.feature = (mask >> 8 & 1) ? h->feature + off : NULL;
+    return o;
+}
+
+static void print_floats(const char *what, const float *v, int n)
+{
+    printf("    %s:", what);
+    for (int k = 0; k < n; k++)
+        printf(" %.9g(0x%08x)", v[k], float_bits(v[k]));
+    printf("\n");
+}
+
+static const char *out_name(int k)
+{
+    return k < T_NOUT ? t_out_names[k] : k == T_NOUT ? "index" : "feature";
+}
+
+static float out_val(const t_hits *h, int k, size_t at)
+{
+    return k < T_NOUT ? h->f[k][at] : k == T_NOUT ? (float)h->index[at] : h->feature[at];
+}
+
+static void run_tdiff(const void *ctx)
+{
+    const tdiff_case *dc = ctx;
+    const t_impl *scalar = &t_impls[0], *im = dc->im;
+    t_sph sp;
+    t_tri tr;
+    t_hits ref, got;
+    uint32_t *is = malloc((MAXN + 4) * sizeof *is), *it = malloc((MAXN + 4) * sizeof *it);
+    t_spheres_alloc(&sp, MAXN + 4);
+    t_tri_alloc(&tr, MAXN + 4);
+    t_hits_alloc(&ref, MAXN + 4);
+    t_hits_alloc(&got, MAXN + 4);
+    rng r = {0x7A1 + (uint64_t)dc->kernel * 7919};
+    size_t done = 0, target = t_count(TARGET), hits = 0;
+    int failed = 0;
+    while (done < target && !failed) {
+        size_t n = rng_below(&r, 8) == 0 ? 1 + rng_below(&r, MAXN) : 1 + rng_below(&r, 40);
+        size_t off = rng_below(&r, 4);
+        unsigned flags = rng_below(&r, 4);
+        size_t nt = n;
+        if (dc->kernel == TK_SET) {
+            n = 1 + rng_below(&r, 24);
+            nt = rng_below(&r, MAXSET + 1);
+        }
+        size_t ngen = n > nt ? n : nt;
+        /* one family per batch for sets (so the triangles lie near the spheres' paths) */
+        int fam = (int)rng_below(&r, TRI_NFAMILIES);
+        for (size_t i = 0; i < ngen; i++) {
+            float S[7], T[9];
+            tri_gen(&r, dc->kernel == TK_SET ? fam : -1, S, T);
+            for (int k = 0; k < 7; k++)
+                sp.f[k][off + i] = S[k];
+            for (int k = 0; k < 9; k++)
+                tr.f[k][off + i] = T[k];
+        }
+        if (dc->kernel == TK_LIST)
+            for (size_t i = 0; i < n; i++) {
+                is[off + i] = rng_below(&r, (uint32_t)n);
+                it[off + i] = rng_below(&r, 2) == 0 ? (uint32_t)i : rng_below(&r, (uint32_t)n);
+            }
+        toi_spheres ss = sp.s;
+        toi_triangles tt = tr.t;
+        for (int k = 0; k < 7; k++)
+            ((const float **)&ss)[k] += off;
+        for (int k = 0; k < 9; k++)
+            ((const float **)&tt)[k] += off;
+        rng rsel = r;
+        toi_hits oref = pick(&rsel, &ref, off);
+        rsel = r;
+        toi_hits ogot = pick(&rsel, &got, off);
+        r = rsel;
+        t_hits_fill(&ref, 0x5A);
+        t_hits_fill(&got, 0x5A);
+        ptrdiff_t want, have;
+        switch (dc->kernel) {
+        case TK_PAIRS:
+            want = t_tris(scalar, n, &ss, &tt, flags, &oref);
+            have = t_tris(im, n, &ss, &tt, flags, &ogot);
+            break;
+        case TK_LIST:
+            want = t_tri_pairs(scalar, n, is + off, it + off, n, &ss, n, &tt, flags, &oref);
+            have = t_tri_pairs(im, n, is + off, it + off, n, &ss, n, &tt, flags, &ogot);
+            break;
+        default:
+            want = t_tri_set(scalar, n, &ss, nt, &tt, flags, &oref);
+            have = t_tri_set(im, n, &ss, nt, &tt, flags, &ogot);
+            break;
+        }
+        hits += want > 0 ? (size_t)want : 0;
+        size_t at;
+        int k = t_hits_diff(&ref, &got, n + off + 1, &at);
+        if (k >= 0 || have != want) {
+            failed = 1;
+            if (k < 0) {
+                CHECK(0, "hit count %td, scalar %td (n %zu)", have, want, n);
+                break;
+            }
+            size_t i = at - off;
+            CHECK(0, "query %zu of %zu (flags %u%s): %s = %.9g (0x%08x), scalar %.9g (0x%08x)",
+                  i, n, flags, dc->kernel == TK_SET ? ", set" : "", out_name(k),
+                  out_val(&got, k, at), float_bits(out_val(&got, k, at)), out_val(&ref, k, at),
+                  float_bits(out_val(&ref, k, at)));
+            size_t si = dc->kernel == TK_LIST ? off + is[at] : at;
+            float S[7], T[9];
+            for (int c = 0; c < 7; c++)
+                S[c] = sp.f[c][si];
+            print_floats("sphere", S, 7);
+            if (dc->kernel == TK_SET) {
+                printf("    set of %zu triangles, scalar picked %u, %s picked %u\n", nt,
+                       ref.index[at], im->name, got.index[at]);
+                for (size_t j = 0; j < nt && j < 64; j++) {
+                    for (int c = 0; c < 9; c++)
+                        T[c] = tr.f[c][off + j];
+                    print_floats("triangle", T, 9);
+                }
+            } else {
+                size_t ti = dc->kernel == TK_LIST ? off + it[at] : at;
+                for (int c = 0; c < 9; c++)
+                    T[c] = tr.f[c][ti];
+                print_floats("triangle", T, 9);
+            }
+        }
+        done += n;
+    }
+    if (!failed)
+        printf("    %zu queries bit-identical (%zu hits)\n", done, hits);
+    free(is);
+    free(it);
+    t_spheres_free(&sp);
+    t_tri_free(&tr);
+    t_hits_free(&ref);
+    t_hits_free(&got);
+}
+
+void group_tri_differential(void)
+{
+    static const char *const names[3] = {"triangle pairs", "triangle pair lists",
+                                         "triangle sets"};
+    char name[128];
+    for (int i = 1; i < t_nimpls; i++)
+        for (int k = 0; k < 3; k++) {
+            tdiff_case dc = {&t_impls[i], k};
+            snprintf(name, sizeof name, "differential/%s/%s vs scalar", names[k],
+                     t_impls[i].name);
+            t_run(name, run_tdiff, &dc);
+        }
+}
