@@ -140,6 +140,11 @@ ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, cons
     /* index is a uint32_t: a set beyond UINT32_MAX triangles could not name its hit */
     if (ntris >= UINT32_MAX)
         return TOI_EINVAL;
+    /* An empty set may come without arrays: kernels then see valid pointers they never read. */
+    static const float none[1];
+    static const toi_triangles empty = {none, none, none, none, none, none, none, none, none};
+    if (ntris == 0)
+        tri = &empty;
     toi_note_backend(k->id);
     return (ptrdiff_t)k->spheres_triangle_set(n, s, ntris, tri, flags, out);
 }

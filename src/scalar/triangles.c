@@ -169,7 +169,7 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
         /* Closest point at t = 0: the nearest clamped edge point (lowest edge on ties), or
            the face foot when the start projects inside and it is strictly nearer. */
         float best = INFINITY;
-        kind = TOI_FEATURE_NONE;
+        kind = TOI_FEATURE_FACE; /* replaced by the first edge: d2 < Inf */
         for (int k = 0; k < 3; k++) {
             const float *V0 = V[k], *e = E[k];
             float d0[3] = {0.0f - V0[0], 0.0f - V0[1], 0.0f - V0[2]};
@@ -177,12 +177,16 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
             float sk = sn0 > 0.0f ? (sn0 < ee[k] ? sn0 / ee[k] : 1.0f) : 0.0f;
             float qk[3] = {V0[0] + sk * e[0], V0[1] + sk * e[1], V0[2] + sk * e[2]};
             float d2 = dot3(qk, qk);
-            if (d2 < best) {
+            int kk = sk == 0.0f ? TOI_FEATURE_VERTEX_A + k
+                   : sk == 1.0f ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
+                                : TOI_FEATURE_EDGE_AB + k;
+            /* nearer, or as near and a vertex where an edge was held (a degenerate
+               triangle's vertex inside another edge) */
+            if (d2 < best || (d2 == best && kk >= TOI_FEATURE_VERTEX_A &&
+                              kind < TOI_FEATURE_VERTEX_A)) {
                 best = d2;
                 q[0] = qk[0], q[1] = qk[1], q[2] = qk[2];
-                kind = sk == 0.0f ? TOI_FEATURE_VERTEX_A + k
-                     : sk == 1.0f ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
-                                  : TOI_FEATURE_EDGE_AB + k;
+                kind = kk;
             }
         }
         float d2f = s0 * s0;

@@ -121,7 +121,7 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const v3 Vr[3], 
     }
 
     /* Touching at t = 0: the closest point q0, whether the sphere approaches. */
-    vf best = inf, kind_ov = vset(TOI_FEATURE_NONE);
+    vf best = inf, kind_ov = vset((float)TOI_FEATURE_FACE);
     v3 q_ov = O;
     for (int k = 0; k < 3; k++) {
         const v3 V0 = V[k], e = E[k];
@@ -130,12 +130,14 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const v3 Vr[3], 
         v3 qk = {vadd(V0.x, vmul(sk, e.x)), vadd(V0.y, vmul(sk, e.y)),
                  vadd(V0.z, vmul(sk, e.z))};
         vf d2 = v3dot(qk, qk);
-        vm upd = vlt(d2, best);
-        best = vsel(upd, d2, best);
-        q_ov = v3sel(upd, qk, q_ov);
         vf kk = vsel(veq(sk, zero), vset((float)(TOI_FEATURE_VERTEX_A + k)),
                      vsel(veq(sk, one), vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)),
                           vset((float)(TOI_FEATURE_EDGE_AB + k))));
+        const vf vert = vset((float)TOI_FEATURE_VERTEX_A);
+        vm upd = mor(vlt(d2, best), mand(veq(d2, best), mand(vge(kk, vert),
+                                                             vlt(kind_ov, vert))));
+        best = vsel(upd, d2, best);
+        q_ov = v3sel(upd, qk, q_ov);
         kind_ov = vsel(upd, kk, kind_ov);
     }
     {
