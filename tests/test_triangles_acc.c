@@ -1,2 +1,275 @@
-#include "test.h"
-void group_tri_accuracy(void) {}
+/* test_triangles_acc.c - group 3 for the triangle queries: the scalar reference against the
+   long-double oracle (tests/oracle.h: golden-section search and bisection on the convex
+   distance f(t) = dist(p(t), triangle), here computed as the nearest of the face foot and
+   three clamped segment points, in long double). With delta = 64 * FLT_EPSILON * S, S the
+   largest of the vertices' distances from the start centre, |v| and r: no miss where the
+   query with r shrunk by delta touches, no hit where the grown one does not, t between the
+   grown and the shrunk first contact, and normal, point, depth and feature at the reported t
+   within the margin. Where the motion is within the margin of tangential at t = 0, either
+   answer is accepted (as for the spheres), and culling is not judged where N.v is within
+   rounding of 0. */
+#include "oracle.h"
+#include "tri_gen.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define EPS ((ld)FLT_EPSILON)
+
+typedef struct tri_q {
+    ld p[3], v[3], V[3][3];
+} tri_q;
+
+static ld dot(const ld a[3], const ld b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void cross(const ld a[3], const ld b[3], ld o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The triangle's point nearest x (long double): the plane foot when it falls inside (signs
+   of the three sub-triangle normals against N), else the nearest clamped segment point. */
+static void closest(const tri_q *q, const ld x[3], ld out[3])
+{
+    ld e1[3], e2[3], N[3];
+    for (int k = 0; k < 3; k++)
+        e1[k] = q->V[1][k] - q->V[0][k], e2[k] = q->V[2][k] - q->V[0][k];
+    cross(e1, e2, N);
+    ld NN = dot(N, N);
+    if (NN > 0) {
+        ld d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = x[k] - q->V[0][k];
+        ld h = dot(d, N) / NN, f[3];
+        for (int k = 0; k < 3; k++)
+            f[k] = x[k] - h * N[k];
+        int in = 1;
+        for (int k = 0; k < 3; k++) {
+            const ld *a = q->V[k], *b = q->V[(k + 1) % 3];
+            ld ab[3], af[3], c[3];
+            for (int j = 0; j < 3; j++)
+                ab[j] = b[j] - a[j], af[j] = f[j] - a[j];
+            cross(ab, af, c);
+            in &= dot(c, N) >= 0;
+        }
+        if (in) {
+            for (int k = 0; k < 3; k++)
+                out[k] = f[k];
+            return;
+        }
+    }
+    ld best = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        const ld *a = q->V[k], *b = q->V[(k + 1) % 3];
+        ld ab[3], ax[3];
+        for (int j = 0; j < 3; j++)
+            ab[j] = b[j] - a[j], ax[j] = x[j] - a[j];
+        ld L = dot(ab, ab), s = L > 0 ? dot(ax, ab) / L : 0;
+        s = s < 0 ? 0 : s > 1 ? 1 : s;
+        ld c[3], d[3];
+        for (int j = 0; j < 3; j++)
+            c[j] = a[j] + s * ab[j], d[j] = x[j] - c[j];
+        ld d2 = dot(d, d);
+        if (d2 < best) {
+            best = d2;
+            for (int j = 0; j < 3; j++)
+                out[j] = c[j];
+        }
+    }
+}
+
+static void at(const tri_q *q, ld t, ld x[3])
+{
+    for (int k = 0; k < 3; k++)
+        x[k] = q->p[k] + t * q->v[k];
+}
+
+static ld tri_f(const void *qq, ld t)
+{
+    const tri_q *q = qq;
+    ld x[3], c[3];
+    at(q, t, x);
+    closest(q, x, c);
+    return ld_norm3(x[0] - c[0], x[1] - c[1], x[2] - c[2]);
+}
+
+/* distance from x to the reported feature */
+static ld feature_dist(const tri_q *q, int feat, const ld x[3])
+{
+    if (feat >= TOI_FEATURE_VERTEX_A) {
+        const ld *V = q->V[feat - TOI_FEATURE_VERTEX_A];
+        return ld_norm3(x[0] - V[0], x[1] - V[1], x[2] - V[2]);
+    }
+    if (feat >= TOI_FEATURE_EDGE_AB) {
+        tri_q seg = *q; /* a degenerate triangle: the segment alone */
+        int k = feat - TOI_FEATURE_EDGE_AB;
+        for (int j = 0; j < 3; j++)
+            seg.V[0][j] = q->V[k][j], seg.V[1][j] = seg.V[2][j] = q->V[(k + 1) % 3][j];
+        ld c[3];
+        closest(&seg, x, c);
+        return ld_norm3(x[0] - c[0], x[1] - c[1], x[2] - c[2]);
+    }
+    ld c[3];
+    closest(q, x, c);
+    return ld_norm3(x[0] - c[0], x[1] - c[1], x[2] - c[2]);
+}
+
+static void acc_triangles(const void *ctx)
+{
+    (void)ctx;
+    const size_t N = 2048;
+    size_t total = t_count(60000), done = 0, fails = 0, hits = 0, amb_n = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_sph s;
+    t_tri tr;
+    t_hits h;
+    t_spheres_alloc(&s, N);
+    t_tri_alloc(&tr, N);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC3};
+    while (done < total && fails < 5) {
+        unsigned flags = rng_below(&r, 4);
+        for (size_t i = 0; i < N; i++) {
+            float S[7], T[9];
+            tri_gen(&r, (int)rng_below(&r, TRI_NFAMILIES - 1), S, T); /* no specials */
+            for (int k = 0; k < 7; k++)
+                s.f[k][i] = S[k];
+            for (int k = 0; k < 9; k++)
+                tr.f[k][i] = T[k];
+        }
+        t_tris(&t_impls[0], N, &s.s, &tr.t, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            tri_q q;
+            ld R = s.f[6][i], S = R;
+            for (int k = 0; k < 3; k++) {
+                q.p[k] = s.f[k][i], q.v[k] = s.f[3 + k][i];
+                for (int j = 0; j < 3; j++)
+                    q.V[j][k] = tr.f[3 * j + k][i];
+            }
+            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+            S = S > vl ? S : vl;
+            for (int j = 0; j < 3; j++) {
+                ld d = ld_norm3(q.V[j][0] - q.p[0], q.V[j][1] - q.p[1], q.V[j][2] - q.p[2]);
+                S = S > d ? S : d;
+            }
+            ld delta = 64 * EPS * S;
+            ld c0[3], slope0, f0 = tri_f(&q, 0);
+            closest(&q, q.p, c0);
+            {
+                ld d[3] = {q.p[0] - c0[0], q.p[1] - c0[1], q.p[2] - c0[2]};
+                slope0 = dot(d, q.v);
+            }
+            int amb = ld_abs(slope0) < 2 * delta * vl && f0 <= R + delta;
+            /* culling: N.v >= 0 ignores the triangle; not judged within rounding of 0 */
+            ld e1[3], e2[3], Nn[3];
+            for (int k = 0; k < 3; k++)
+                e1[k] = q.V[1][k] - q.V[0][k], e2[k] = q.V[2][k] - q.V[0][k];
+            cross(e1, e2, Nn);
+            ld Nv = dot(Nn, q.v), Nl = ld_norm3(Nn[0], Nn[1], Nn[2]);
+            int culled = (flags & TOI_CULL_BACKFACES) && Nv >= 0;
+            if ((flags & TOI_CULL_BACKFACES) && ld_abs(Nv) <= 64 * EPS * Nl * vl)
+                amb = 1;
+            amb_n += amb;
+            float t = h.f[0][i];
+            int hit = t != TOI_NO_HIT, ok = 1;
+            oracle_hit hs = {0, 0}, hg = {0, 0};
+            if (!culled) {
+                hs = oracle_first_contact(tri_f, &q, R - delta, slope0, flags & TOI_ALL_OVERLAPS);
+                hg = oracle_first_contact(tri_f, &q, R + delta, slope0, flags & TOI_ALL_OVERLAPS);
+            }
+            if (!amb && hs.hit && !hit) {
+                CHECK(0, "query %zu: false miss (shrunk query hits at t = %.9Lg)", done + i,
+                      hs.t);
+                ok = 0;
+            }
+            if (!amb && !hg.hit && hit) {
+                CHECK(0, "query %zu: false hit at t = %.9g (grown query misses)", done + i, t);
+                ok = 0;
+            }
+            if (hit && hg.hit) {
+                ld hi = hs.hit ? hs.t : 1, slack = 2 * EPS;
+                if (!(t >= hg.t - slack && t <= hi + slack)) {
+                    CHECK(0, "query %zu: t = %.9g outside [%.9Lg, %.9Lg]", done + i, t, hg.t, hi);
+                    ok = 0;
+                }
+            }
+            if (ok && hit) {
+                /* The nearest point is ill-conditioned over a face (moving it by x along the
+                   face changes the distance by only x^2 / 2r), so the reported point q must
+                   be a nearest point within the margin: on its feature, no farther from p(t)
+                   than f(t) + 2 delta; and the normal must point from q to p(t). */
+                hits++;
+                ld x[3], pl[3], d[3];
+                at(&q, t, x);
+                for (int k = 0; k < 3; k++)
+                    pl[k] = h.f[4 + k][i], d[k] = x[k] - pl[k];
+                ld world = ld_abs(q.p[0]) + ld_abs(q.p[1]) + ld_abs(q.p[2]);
+                ld tol_p = 4 * delta + 8 * EPS * (world + S);
+                ld dl = ld_norm3(d[0], d[1], d[2]), ft = tri_f(&q, t);
+                if (!(dl <= ft + tol_p)) {
+                    CHECK(0, "query %zu: point %.9Lg from the centre, nearest %.9Lg", done + i,
+                          dl, ft);
+                    ok = 0;
+                }
+                ld fd = feature_dist(&q, h.feature[i], pl);
+                if (h.feature[i] > TOI_FEATURE_VERTEX_C || !(fd <= tol_p)) {
+                    CHECK(0, "query %zu: point %.3Lg from its feature %u", done + i, fd,
+                          h.feature[i]);
+                    ok = 0;
+                }
+                ld tol_n = dl > 4 * tol_p ? 4 * tol_p / dl + 1e-6L : 2.001L; /* any unit one */
+                ld nerr = 0;
+                for (int k = 0; k < 3; k++) {
+                    ld nk = dl > 0 ? d[k] / dl : 0;
+                    nerr += (h.f[1 + k][i] - nk) * (h.f[1 + k][i] - nk);
+                }
+                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
+                nerr = ld_sqrt(nerr);
+                if (!(ld_abs(nl - 1) <= 1e-6L) || !(nerr <= tol_n)) {
+                    CHECK(0, "query %zu: normal (%g %g %g), error %.3Lg > %.3Lg", done + i,
+                          h.f[1][i], h.f[2][i], h.f[3][i], nerr, tol_n);
+                    ok = 0;
+                }
+                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
+                if (!(ld_abs(h.f[7][i] - want_depth) <= 2 * delta) || !(h.f[7][i] >= 0)) {
+                    CHECK(0, "query %zu: depth %.9g, want %.9Lg", done + i, h.f[7][i],
+                          want_depth);
+                    ok = 0;
+                }
+            }
+            if (!ok) {
+                ld x[3], c[3];
+                at(&q, t, x);
+                closest(&q, x, c);
+                printf("    t %.9g feature %u point %.9g %.9g %.9g; oracle: nearest %.9Lg %.9Lg "
+                       "%.9Lg at distance %.9Lg; first contact %.9Lg (r - delta) %.9Lg "
+                       "(r + delta)\n", t, h.feature[i], h.f[4][i], h.f[5][i], h.f[6][i], c[0],
+                       c[1], c[2], tri_f(&q, t), hs.hit ? hs.t : -1, hg.hit ? hg.t : -1);
+                printf("    flags %u, sphere:", flags);
+                for (int k = 0; k < 7; k++)
+                    printf(" %.9g", s.f[k][i]);
+                printf("\n    triangle:");
+                for (int k = 0; k < 9; k++)
+                    printf(" %.9g", tr.f[k][i]);
+                printf("\n");
+                fails++;
+            }
+        }
+        done += N;
+    }
+    printf("    %zu queries (%zu hits, %zu within the tangential margin) against the oracle\n",
+           done, hits, amb_n);
+    t_hits_free(&h);
+    t_tri_free(&tr);
+    t_spheres_free(&s);
+}
+
+void group_tri_accuracy(void)
+{
+    t_run("accuracy/triangles: scalar vs long-double oracle", acc_triangles, NULL);
+}

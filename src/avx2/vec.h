@@ -50,22 +50,32 @@ TOI_VINLINE vf vsel(vm m, vf a, vf b) { return _mm256_blendv_ps(b, a, m); } /* m
 
 TOI_VINLINE vf vneg(vf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); } /* -a */
 
-/* a*b - c*d per lane with exact products in double and one rounding to double, then one to
-   float: the scalar reference's (float)((double)a * b - (double)c * d). */
-TOI_VINLINE vf vdiffprod(vf a, vf b, vf c, vf d)
+/* The triangle normal (b - a) x (c - a) * k2 per lane, from world coordinates, in double:
+   the differences of floats and their products are exact there (or, for wildly different
+   magnitudes, rounded far below float precision), so each component is the exact normal
+   rounded about once to float (k2: an exact power of two). */
+TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2, vf N[3])
 {
-    __m256d lo = _mm256_sub_pd(
-        _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)),
-                      _mm256_cvtps_pd(_mm256_castps256_ps128(b))),
-        _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(c)),
-                      _mm256_cvtps_pd(_mm256_castps256_ps128(d))));
-    __m256d hi = _mm256_sub_pd(
-        _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)),
-                      _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1))),
-        _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(c, 1)),
-                      _mm256_cvtps_pd(_mm256_extractf128_ps(d, 1))));
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)),
-                                _mm256_cvtpd_ps(hi), 1);
+    __m128 out[2][3];
+    for (int half = 0; half < 2; half++) {
+        __m256d e[3], f[3];
+        for (int j = 0; j < 3; j++) {
+            __m128 aj = half ? _mm256_extractf128_ps(a[j], 1) : _mm256_castps256_ps128(a[j]);
+            __m128 bj = half ? _mm256_extractf128_ps(b[j], 1) : _mm256_castps256_ps128(b[j]);
+            __m128 cj = half ? _mm256_extractf128_ps(c[j], 1) : _mm256_castps256_ps128(c[j]);
+            e[j] = _mm256_sub_pd(_mm256_cvtps_pd(bj), _mm256_cvtps_pd(aj));
+            f[j] = _mm256_sub_pd(_mm256_cvtps_pd(cj), _mm256_cvtps_pd(aj));
+        }
+        __m256d k = _mm256_cvtps_pd(half ? _mm256_extractf128_ps(k2, 1)
+                                         : _mm256_castps256_ps128(k2));
+        for (int j = 0; j < 3; j++) {
+            int y = (j + 1) % 3, z = (j + 2) % 3;
+            __m256d n = _mm256_sub_pd(_mm256_mul_pd(e[y], f[z]), _mm256_mul_pd(e[z], f[y]));
+            out[half][j] = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_mul_pd(n, k), k));
+        }
+    }
+    for (int j = 0; j < 3; j++)
+        N[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(out[0][j]), out[1][j], 1);
 }
 
 /* The power of two 2^(127 - E) for the exponent field E of each lane (see scalar.h). */

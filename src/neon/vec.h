@@ -61,20 +61,31 @@ TOI_VINLINE vf vsel(vm m, vf a, vf b) { return vbslq_f32(m, a, b); } /* m ? a : 
 
 TOI_VINLINE vf vneg(vf a) { return vnegq_f32(a); } /* -a: sign flip */
 
-/* a*b - c*d per lane with exact products in double and one rounding to double, then one to
-   float: the scalar reference's (float)((double)a * b - (double)c * d). Separate multiply
-   and subtract (never vfmsq): the products are exact anyway, the subtraction rounds once. */
-TOI_VINLINE vf vdiffprod(vf a, vf b, vf c, vf d)
+/* The triangle normal (b - a) x (c - a) * k2 per lane, from world coordinates, in double:
+   the differences of floats and their products are exact there (or, for wildly different
+   magnitudes, rounded far below float precision), so each component is the exact normal
+   rounded about once to float (k2: an exact power of two). */
+TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2, vf N[3])
 {
-    float64x2_t lo = vsubq_f64(vmulq_f64(vcvt_f64_f32(vget_low_f32(a)),
-                                         vcvt_f64_f32(vget_low_f32(b))),
-                               vmulq_f64(vcvt_f64_f32(vget_low_f32(c)),
-                                         vcvt_f64_f32(vget_low_f32(d))));
-    float64x2_t hi = vsubq_f64(vmulq_f64(vcvt_f64_f32(vget_high_f32(a)),
-                                         vcvt_f64_f32(vget_high_f32(b))),
-                               vmulq_f64(vcvt_f64_f32(vget_high_f32(c)),
-                                         vcvt_f64_f32(vget_high_f32(d))));
-    return vcombine_f32(vcvt_f32_f64(lo), vcvt_f32_f64(hi));
+    float32x2_t out[2][3];
+    for (int half = 0; half < 2; half++) {
+        float64x2_t e[3], f[3];
+        for (int j = 0; j < 3; j++) {
+            float64x2_t aj = vcvt_f64_f32(half ? vget_high_f32(a[j]) : vget_low_f32(a[j]));
+            float64x2_t bj = vcvt_f64_f32(half ? vget_high_f32(b[j]) : vget_low_f32(b[j]));
+            float64x2_t cj = vcvt_f64_f32(half ? vget_high_f32(c[j]) : vget_low_f32(c[j]));
+            e[j] = vsubq_f64(bj, aj);
+            f[j] = vsubq_f64(cj, aj);
+        }
+        float64x2_t k = vcvt_f64_f32(half ? vget_high_f32(k2) : vget_low_f32(k2));
+        for (int j = 0; j < 3; j++) {
+            int y = (j + 1) % 3, z = (j + 2) % 3;
+            float64x2_t n = vsubq_f64(vmulq_f64(e[y], f[z]), vmulq_f64(e[z], f[y]));
+            out[half][j] = vcvt_f32_f64(vmulq_f64(vmulq_f64(n, k), k));
+        }
+    }
+    for (int j = 0; j < 3; j++)
+        N[j] = vcombine_f32(out[0][j], out[1][j]);
 }
 
 /* The power of two 2^(127 - E) for the exponent field E of each lane (see scalar.h). */

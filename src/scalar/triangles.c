@@ -22,16 +22,27 @@
    the closest point q0 of the triangle (the face foot when it projects inside, else the
    nearest of the three clamped edge points) gives the depth r - |q0|, and the sphere
    approaches when (p0 - q0).v < 0, i.e. q0.v > 0 (a centre on the triangle never does).
-   The face normal is one exact cross product (both products exact in double, one rounding):
-   a sliver's normal computed in float would be tilted out of its own plane.
+   The face normal comes from the world coordinates in double (see tri_normal).
    Ties between pieces go to vertices, then edges, then the face, in index order.
    The SIMD kernels (src/simd/triangles.h) perform exactly these operations in this order. */
 
-/* a*b - c*d with exact products (float x float fits a double) and one rounding to double,
-   then one to float: the same on every IEEE machine. */
-static float diff_prod(float a, float b, float c, float d)
+/* The front normal (b - a) x (c - a) scaled by k^2 (k a power of two), from the world
+   coordinates in double: differences of floats and their products are exact there (or, for
+   wildly different magnitudes, rounded far below float precision), so each component is the
+   exact normal rounded about once. From relative coordinates in float, a sliver's normal -
+   and so culling - could point anywhere. */
+static void tri_normal(const float T[9], float k, float N[3])
 {
-    return (float)((double)a * (double)b - (double)c * (double)d);
+    double e[3], f[3];
+    for (int j = 0; j < 3; j++) {
+        e[j] = (double)T[3 + j] - (double)T[j];
+        f[j] = (double)T[6 + j] - (double)T[j];
+    }
+    for (int j = 0; j < 3; j++) {
+        int y = (j + 1) % 3, z = (j + 2) % 3;
+        double n = e[y] * f[z] - e[z] * f[y];
+        N[j] = (float)(n * (double)k * (double)k);
+    }
 }
 
 static float dot3(const float a[3], const float b[3])
@@ -86,16 +97,12 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
     float rr = r * r;
     float a = dot3(v, v);
 
-    /* Edges k: V[k] -> V[k+1]; the front normal N = (B - A) x (C - A), exactly rounded. */
-    float E[3][3], eac[3];
+    /* Edges k: V[k] -> V[k+1]; the front normal N = (b - a) x (c - a), scaled like them. */
+    float E[3][3], N[3];
     for (int k = 0; k < 3; k++)
         for (int j = 0; j < 3; j++)
             E[k][j] = V[(k + 1) % 3][j] - V[k][j];
-    for (int j = 0; j < 3; j++)
-        eac[j] = V[2][j] - V[0][j];
-    float N[3] = {diff_prod(E[0][1], eac[2], E[0][2], eac[1]),
-                  diff_prod(E[0][2], eac[0], E[0][0], eac[2]),
-                  diff_prod(E[0][0], eac[1], E[0][1], eac[0])};
+    tri_normal(T, s, N);
     float NN = dot3(N, N);
     if ((flags & TOI_CULL_BACKFACES) && !(dot3(N, v) < 0.0f))
         return;

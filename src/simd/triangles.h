@@ -36,11 +36,13 @@ TOI_VINLINE vm tri_inside(v3 X, const v3 V[3], const v3 m[3])
     return mand(in, vge(v3dot(v3sub(X, V[2]), m[2]), vzero()));
 }
 
-/* One query per lane. p0, vin, rin: the sphere (world units); Vr: the vertices relative to
+/* One query per lane. p0, vin, rin: the sphere (world units); T: the triangle (world
+   units, a b c); Vr: the vertices relative to
    its start centre; size: the scalar's size of that relative geometry; lane_ok: lanes to
    compute at all. Sets o->t (and the rest when full) and *feat (the feature as a float,
    TOI_FEATURE_NONE on a miss); returns the hit mask. */
-TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const v3 Vr[3], vf size,
+TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], const v3 Vr[3],
+                             vf size,
                              vm lane_ok, vm all_overlaps, vm cull_on, int full, vres *o,
                              vf *feat)
 {
@@ -58,9 +60,9 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const v3 Vr[3], 
     vf a = v3dot(v, v);
 
     v3 E[3] = {v3sub(V[1], V[0]), v3sub(V[2], V[1]), v3sub(V[0], V[2])};
-    v3 eac = v3sub(V[2], V[0]);
-    v3 N = {vdiffprod(E[0].y, eac.z, E[0].z, eac.y), vdiffprod(E[0].z, eac.x, E[0].x, eac.z),
-            vdiffprod(E[0].x, eac.y, E[0].y, eac.x)};
+    vf Nw[3];
+    vtri_normal(T, T + 3, T + 6, s, Nw);
+    v3 N = {Nw[0], Nw[1], Nw[2]};
     vf NN = v3dot(N, N);
     valid = mandnot(valid, mandnot(cull_on, vlt(v3dot(N, v), zero))); /* culled: N.v >= 0 */
 
@@ -248,7 +250,7 @@ TOI_VINLINE size_t tri_pairs_block(const vf in[16], vm all_overlaps, vm cull_on,
     vf size = tri_relative(p0, vin, in[6], in + 7, Vr);
     vres r;
     vf feat;
-    vm hit = tri_sweep_vec(p0, vin, in[6], Vr, size, mconst(1), all_overlaps, cull_on, full,
+    vm hit = tri_sweep_vec(p0, vin, in[6], in + 7, Vr, size, mconst(1), all_overlaps, cull_on, full,
                            &r, &feat);
     vstore_res(out, i, &r, cnt, full);
     if (out->feature)
@@ -373,7 +375,7 @@ static size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_tr
 
         vres r;
         vf feat;
-        vm hit = tri_sweep_vec(p0, vin, rin, Vr, size, live, all_overlaps, cull_on, 0, &r,
+        vm hit = tri_sweep_vec(p0, vin, rin, Tv, Vr, size, live, all_overlaps, cull_on, 0, &r,
                                &feat);
         vm upd = mand(hit, vlt(r.t, lane_best));
         unsigned bits = mbits(upd);
@@ -414,7 +416,7 @@ static size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_tr
         vf size = tri_relative(p0, vin, rin, Tv, Vr);
         vres r;
         vf feat;
-        tri_sweep_vec(p0, vin, rin, Vr, size, mconst(1), all_overlaps, cull_on, full, &r,
+        tri_sweep_vec(p0, vin, rin, Tv, Vr, size, mconst(1), all_overlaps, cull_on, full, &r,
                       &feat);
         float tmp[VW];
         const vf *src[T_SET_NOUT] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};

@@ -47,17 +47,36 @@ TOI_VINLINE vf vsel(vm m, vf a, vf b) { return _mm_blendv_ps(b, a, m); } /* m ? 
 
 TOI_VINLINE vf vneg(vf a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); } /* -a: sign flip */
 
-/* a*b - c*d per lane with exact products in double and one rounding to double, then one to
-   float: the scalar reference's (float)((double)a * b - (double)c * d). */
-TOI_VINLINE vf vdiffprod(vf a, vf b, vf c, vf d)
+/* The triangle normal (b - a) x (c - a) * k2 per lane, from world coordinates, in double:
+   the differences of floats and their products are exact there (or, for wildly different
+   magnitudes, rounded far below float precision), so each component is the exact normal
+   rounded about once to float (k2: an exact power of two). */
+TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2, vf N[3])
 {
-    __m128d lo = _mm_sub_pd(_mm_mul_pd(_mm_cvtps_pd(a), _mm_cvtps_pd(b)),
-                            _mm_mul_pd(_mm_cvtps_pd(c), _mm_cvtps_pd(d)));
-    __m128d hi = _mm_sub_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(a, a)),
-                                       _mm_cvtps_pd(_mm_movehl_ps(b, b))),
-                            _mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(c, c)),
-                                       _mm_cvtps_pd(_mm_movehl_ps(d, d))));
-    return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
+    __m128d lo[3], hi[3];
+    for (int half = 0; half < 2; half++) {
+        __m128d e[3], f[3];
+        for (int j = 0; j < 3; j++) {
+            __m128 aj = half ? _mm_movehl_ps(a[j], a[j]) : a[j];
+            __m128 bj = half ? _mm_movehl_ps(b[j], b[j]) : b[j];
+            __m128 cj = half ? _mm_movehl_ps(c[j], c[j]) : c[j];
+            e[j] = _mm_sub_pd(_mm_cvtps_pd(bj), _mm_cvtps_pd(aj));
+            f[j] = _mm_sub_pd(_mm_cvtps_pd(cj), _mm_cvtps_pd(aj));
+        }
+        __m128 kj = half ? _mm_movehl_ps(k2, k2) : k2;
+        __m128d k = _mm_cvtps_pd(kj);
+        for (int j = 0; j < 3; j++) {
+            int y = (j + 1) % 3, z = (j + 2) % 3;
+            __m128d n = _mm_sub_pd(_mm_mul_pd(e[y], f[z]), _mm_mul_pd(e[z], f[y]));
+            n = _mm_mul_pd(_mm_mul_pd(n, k), k);
+            if (half)
+                hi[j] = n;
+            else
+                lo[j] = n;
+        }
+    }
+    for (int j = 0; j < 3; j++)
+        N[j] = _mm_movelh_ps(_mm_cvtpd_ps(lo[j]), _mm_cvtpd_ps(hi[j]));
 }
 
 /* The power of two 2^(127 - E) for the exponent field E of each lane (see scalar.h). */
