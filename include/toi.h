@@ -116,6 +116,7 @@ typedef struct toi_motion {
    iteration cap is reached, to use up a step (examples/particles.c). */
 TOI_API ptrdiff_t toi_respond(size_t n, const toi_motion *m, const toi_hits *hits,
                               float restitution, float friction);
+
 /* n static triangles (a, b, c), structure of arrays. The front face is counter-clockwise:
    its normal is (b - a) x (c - a). A triangle is the closed set of its face, edges and
    vertices, two-sided unless TOI_CULL_BACKFACES; a degenerate one (collinear or coincident
