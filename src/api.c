@@ -11,9 +11,11 @@ static inline int spheres_ok(const toi_spheres *s)
                  (s->vy != NULL) & (s->vz != NULL) & (s->r != NULL));
 }
 
-static int triangles_ok(const toi_triangles *t)
+static inline int triangles_ok(const toi_triangles *t)
 {
-    return t && t->ax && t->ay && t->az && t->bx && t->by && t->bz && t->cx && t->cy && t->cz;
+    return t && ((t->ax != NULL) & (t->ay != NULL) & (t->az != NULL) & (t->bx != NULL) &
+                 (t->by != NULL) & (t->bz != NULL) & (t->cx != NULL) & (t->cy != NULL) &
+                 (t->cz != NULL));
 }
 
 /* Common checks: known flags, the required output, and n = 0 (nothing to do). */

@@ -293,7 +293,7 @@ static size_t one_pair(const float S[7], const float T[9], unsigned flags, int f
     uint8_t feat = TOI_FEATURE_NONE;
     toi_scalar_miss(&r);
     toi_scalar_sweep_triangle(S, T, flags, full, &r, &feat);
-    toi_scalar_store(out, k, &r);
+    toi_scalar_store(out, k, &r, full);
     if (out->feature)
         out->feature[k] = feat;
     return r.t != TOI_NO_HIT;
@@ -361,7 +361,7 @@ size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, siz
             toi_scalar_sweep_triangle(S, T, flags, full, &r, &feat);
             hits++;
         }
-        toi_scalar_store(out, i, &r);
+        toi_scalar_store(out, i, &r, full);
         if (out->feature)
             out->feature[i] = feat;
         if (out->index)
