@@ -11,7 +11,6 @@ typedef struct v3 {
 } v3;
 
 TOI_VINLINE v3 v3sub(v3 a, v3 b) { return (v3){vsub(a.x, b.x), vsub(a.y, b.y), vsub(a.z, b.z)}; }
-TOI_VINLINE v3 v3add(v3 a, v3 b) { return (v3){vadd(a.x, b.x), vadd(a.y, b.y), vadd(a.z, b.z)}; }
 TOI_VINLINE v3 v3scale(vf k, v3 a) { return (v3){vmul(k, a.x), vmul(k, a.y), vmul(k, a.z)}; }
 TOI_VINLINE v3 v3neg(v3 a) { return (v3){vneg(a.x), vneg(a.y), vneg(a.z)}; }
 TOI_VINLINE v3 v3sel(vm m, v3 a, v3 b)
