@@ -71,7 +71,8 @@ int main(void)
                   {"accuracy", group_tri_accuracy},
                   {"golden", group_golden},
                   {"respond", group_respond},
-                  {"particles", group_particles}};
+                  {"particles", group_particles},
+                  {"guard", group_guard}};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (!only || strstr(only, groups[g].name))
             groups[g].fn();

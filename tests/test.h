@@ -116,5 +116,6 @@ void group_particles(void);
 void group_tri_contract(void);
 void group_tri_differential(void);
 void group_tri_accuracy(void);
+void group_guard(void);
 
 #endif /* TOI_TEST_H */

@@ -1,0 +1,63 @@
+/* families.h - every query as a table row: its input arrays, its per-call values and how to
+   call it, so the guard-page, fuzz, magnitude and thread harnesses cover each query alike.
+   Adding a query = adding one row to t_families (families.c). No dependency on the test
+   runner: the fuzz targets link this file too. */
+#ifndef TOI_FAMILIES_H
+#define TOI_FAMILIES_H
+
+#include "internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define T_MAXARR 16 /* float arrays per query or per set member */
+#define T_MAXPARAM 4
+
+/* Inputs of one call. q[] has one element per query; idx[k] has one per query and indexes
+   set idx_set[k]; set[s][] has nset[s] elements; param[] are per-call values (a plane). */
+typedef struct t_args {
+    const float *q[T_MAXARR];
+    const uint32_t *idx[2];
+    size_t nset[2];
+    const float *set[2][T_MAXARR];
+    float param[T_MAXPARAM];
+} t_args;
+
+/* What each float array holds, so harnesses can draw meaningful values for it:
+   'p' a coordinate, 'v' a displacement, 'r' a radius, 'n' a unit-normal component,
+   'd' a plane offset. */
+typedef struct t_family {
+    const char *name;   /* also the fuzz target's name: fuzz_<name> */
+    const char *qkind;  /* one letter per per-query float array */
+    int nidx;           /* index arrays (0..2) */
+    int idx_set[2];     /* the set each index array points into */
+    int nsets;          /* sets (0..2) */
+    const char *skind[2];
+    const char *pkind;  /* per-call values */
+    int writes_index;   /* out->index: a set member or UINT32_MAX */
+    int writes_feature; /* out->feature: below feature_limit */
+    unsigned feature_limit;
+    /* k = NULL: the public function, on whatever backend is active. */
+    ptrdiff_t (*call)(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                      const toi_hits *out);
+} t_family;
+
+extern const t_family t_families[];
+extern const int t_nfamilies;
+const t_family *t_family_named(const char *name);
+
+static inline int t_nq(const t_family *f) { return (int)__builtin_strlen(f->qkind); }
+static inline int t_nset_arrays(const t_family *f, int s)
+{
+    return f->skind[s] ? (int)__builtin_strlen(f->skind[s]) : 0;
+}
+static inline int t_nparam(const t_family *f)
+{
+    return f->pkind ? (int)__builtin_strlen(f->pkind) : 0;
+}
+
+/* Every kernel table this build can run: the available backends, best last, then NEON
+   through SIMDe on x86 test builds. [0] is the scalar reference. */
+int t_kernel_tables(const toi_kernels **k, int max);
+
+#endif /* TOI_FAMILIES_H */

@@ -1,0 +1,254 @@
+/* test_guard.c - guard pages: every query on every backend with each input and output array
+   ending exactly where an inaccessible page begins (and one inaccessible before it), for every
+   batch size 0 .. 3 * width + 1, so any read or write past either end faults. A fault is
+   caught and reported as a failed check naming the query, backend and size. */
+#define _DEFAULT_SOURCE /* mmap, mprotect, sigaction, sigsetjmp */
+#include "families.h"
+#include "test.h"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* One array of `bytes` bytes whose last byte is just below a PROT_NONE page, with another
+   PROT_NONE page below its first page. */
+typedef struct guarded {
+    char *map;
+    size_t maplen;
+    void *p;
+} guarded;
+
+static size_t page_size(void)
+{
+    static size_t ps;
+    if (!ps)
+        ps = (size_t)sysconf(_SC_PAGESIZE);
+    return ps;
+}
+
+static void *guard_alloc(guarded *g, size_t bytes)
+{
+    size_t ps = page_size(), data = (bytes + ps - 1) / ps * ps;
+    g->maplen = data + 2 * ps;
+    g->map = mmap(NULL, g->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (g->map == MAP_FAILED || mprotect(g->map, ps, PROT_NONE) != 0 ||
+        mprotect(g->map + ps + data, ps, PROT_NONE) != 0) {
+        fprintf(stderr, "guard pages: mmap/mprotect failed\n");
+        exit(2);
+    }
+    g->p = g->map + ps + data - bytes;
+    return g->p;
+}
+
+static void guard_free(guarded *g)
+{
+    munmap(g->map, g->maplen);
+}
+
+static sigjmp_buf fault_jump;
+static volatile sig_atomic_t in_call;
+
+static void on_fault(int sig)
+{
+    if (in_call)
+        siglongjmp(fault_jump, sig);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* A value of the given kind; normals are the components of one fixed unit vector. */
+static float draw(rng *r, char kind, int *ncomp)
+{
+    static const float unit[3] = {0.6f, 0.0f, -0.8f};
+    switch (kind) {
+    case 'p': return rng_range(r, -3.0f, 3.0f);
+    case 'v': return rng_range(r, -6.0f, 6.0f);
+    case 'r': return rng_range(r, 0.2f, 1.5f);
+    case 'n': return unit[(*ncomp)++ % 3];
+    case 'd': return rng_range(r, -1.0f, 1.0f);
+    }
+    return 0.0f;
+}
+
+#define NGUARD (T_MAXARR + 2 + 2 * T_MAXARR + T_NOUT + 2)
+
+typedef struct guard_case {
+    const t_family *fam;
+    const t_impl *im;
+} guard_case;
+
+/* Output selections: everything, t alone, and t with each other output alone. */
+static toi_hits select_outputs(const toi_hits *all, int sel)
+{
+    if (sel == 0)
+        return *all;
+    toi_hits o = {all->t, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    switch (sel) {
+    case 2: o.nx = all->nx; break;
+    case 3: o.ny = all->ny; break;
+    case 4: o.nz = all->nz; break;
+    case 5: o.px = all->px; break;
+    case 6: o.py = all->py; break;
+    case 7: o.pz = all->pz; break;
+    case 8: o.depth = all->depth; break;
+    case 9: o.index = all->index; break;
+    case 10: o.feature = all->feature; break;
+    }
+    return o;
+}
+#define NSEL 11
+
+static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
+{
+    const t_family *f = gc->fam;
+    guarded g[NGUARD];
+    int ng = 0;
+    t_args a;
+    memset(&a, 0, sizeof a);
+    for (int k = 0; k < t_nq(f); k++) {
+        float *p = guard_alloc(&g[ng++], n * sizeof(float));
+        int nc = 0;
+        for (size_t i = 0; i < n; i++)
+            p[i] = draw(r, f->qkind[k], &nc);
+        a.q[k] = p;
+    }
+    for (int s = 0; s < f->nsets; s++) {
+        a.nset[s] = nset;
+        for (int k = 0; k < t_nset_arrays(f, s); k++) {
+            float *p = guard_alloc(&g[ng++], nset * sizeof(float));
+            int nc = 0;
+            for (size_t i = 0; i < nset; i++)
+                p[i] = draw(r, f->skind[s][k], &nc);
+            a.set[s][k] = p;
+        }
+    }
+    for (int k = 0; k < f->nidx; k++) {
+        uint32_t *p = guard_alloc(&g[ng++], n * sizeof(uint32_t));
+        /* the last member first and last, so gathers touch the end of every set array */
+        for (size_t i = 0; i < n; i++)
+            p[i] = (i == 0 || i + 1 == n) ? (uint32_t)nset - 1
+                                          : rng_below(r, (uint32_t)nset);
+        a.idx[k] = p;
+    }
+    int nc = 0;
+    for (int k = 0; k < t_nparam(f); k++)
+        a.param[k] = draw(r, f->pkind[k], &nc);
+
+    float *outf[T_NOUT];
+    for (int k = 0; k < T_NOUT; k++)
+        outf[k] = guard_alloc(&g[ng++], n * sizeof(float));
+    uint32_t *index = guard_alloc(&g[ng++], n * sizeof(uint32_t));
+    uint8_t *feature = guard_alloc(&g[ng++], n);
+    const toi_hits all = {outf[0], outf[1], outf[2], outf[3], outf[4], outf[5], outf[6],
+                          outf[7], index, feature};
+
+    /* The scalar reference's results with every output, to compare each selection against. */
+    t_hits ref;
+    t_hits_alloc(&ref, n);
+    ptrdiff_t want = f->call(t_impls[0].k, n, &a, 0, &ref.h);
+
+    for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
+        if (flags) {
+            t_hits_fill(&ref, 0xA5);
+            want = f->call(t_impls[0].k, n, &a, flags, &ref.h);
+        }
+        for (int sel = 0; sel < NSEL; sel++) {
+            toi_hits o = select_outputs(&all, sel);
+            for (int k = 0; k < T_NOUT; k++)
+                memset(outf[k], 0xA5, n * sizeof(float));
+            memset(index, 0xA5, n * sizeof(uint32_t));
+            memset(feature, 0xA5, n);
+            ptrdiff_t got = -99;
+            int sig = sigsetjmp(fault_jump, 1);
+            if (sig == 0) {
+                in_call = 1;
+                if (gc->im->via_api) {
+                    toi_set_backend(gc->im->k->id);
+                    toi_note_backend(TOI_BACKEND_AUTO);
+                    got = f->call(NULL, n, &a, flags, &o);
+                    if (n)
+                        CHECK(toi_last_backend() == gc->im->k->id, "forced %s but %s ran",
+                              gc->im->name, toi_backend_name(toi_last_backend()));
+                } else {
+                    got = f->call(gc->im->k, n, &a, flags, &o);
+                }
+                in_call = 0;
+            } else {
+                in_call = 0;
+                CHECK(0, "n %zu (set %zu) flags %u outputs #%d: signal %d (access outside the "
+                      "arrays)", n, nset, flags, sel, sig);
+                continue;
+            }
+            CHECK(got == want, "n %zu flags %u outputs #%d: returned %td, scalar %td", n, flags,
+                  sel, got, want);
+            /* Requested outputs hold the reference's bits; the others are untouched. */
+            const float *const of[T_NOUT] = {o.t, o.nx, o.ny, o.nz, o.px, o.py, o.pz, o.depth};
+            for (int k = 0; k < T_NOUT; k++)
+                for (size_t i = 0; i < n; i++) {
+                    uint32_t bits = float_bits(outf[k][i]);
+                    if (of[k])
+                        CHECK(bits == float_bits(ref.f[k][i]), "n %zu outputs #%d: %s[%zu] "
+                              "0x%08x, scalar 0x%08x", n, sel, t_out_names[k], i, bits,
+                              float_bits(ref.f[k][i]));
+                    else
+                        CHECK(bits == 0xA5A5A5A5u, "n %zu outputs #%d: %s[%zu] written though "
+                              "not requested", n, sel, t_out_names[k], i);
+                }
+            for (size_t i = 0; i < n; i++) {
+                if (o.index && f->writes_index)
+                    CHECK(index[i] == ref.index[i], "n %zu: index[%zu] differs", n, i);
+                else
+                    CHECK(index[i] == 0xA5A5A5A5u, "n %zu outputs #%d: index[%zu] written", n,
+                          sel, i);
+                if (o.feature && f->writes_feature)
+                    CHECK(feature[i] == ref.feature[i], "n %zu: feature[%zu] differs", n, i);
+                else
+                    CHECK(feature[i] == 0xA5, "n %zu outputs #%d: feature[%zu] written", n,
+                          sel, i);
+            }
+        }
+    }
+    t_hits_free(&ref);
+    while (ng--)
+        guard_free(&g[ng]);
+}
+
+static void run_guard(const void *ctx)
+{
+    const guard_case *gc = ctx;
+    const size_t maxn = 3 * (size_t)gc->im->k->width + 1;
+    struct sigaction sa, old_segv, old_bus;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fault;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+    rng r = {0x6a7d};
+    for (size_t n = 0; n <= maxn; n++) {
+        if (gc->fam->nsets == 0) {
+            one_size(gc, n, 0, &r);
+        } else if (gc->fam->nidx > 0) {
+            one_size(gc, n, n ? n : 1, &r); /* indexed: the set's end is reached by gathers */
+        } else {
+            /* the whole set is traversed per query: every set size is a tail too */
+            for (size_t m = 0; m <= maxn; m++)
+                one_size(gc, n, m, &r);
+        }
+    }
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+}
+
+void group_guard(void)
+{
+    char name[128];
+    for (int fi = 0; fi < t_nfamilies; fi++)
+        for (int i = 0; i < t_nimpls; i++) {
+            guard_case gc = {&t_families[fi], &t_impls[i]};
+            snprintf(name, sizeof name, "guard pages/%s/%s", t_families[fi].name,
+                     t_impls[i].name);
+            t_run(name, run_guard, &gc);
+        }
+}
