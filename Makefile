@@ -26,7 +26,9 @@ OPT ?= -O2
 DET := -ffp-contract=off -fno-math-errno
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?=
-BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(CFLAGS)
+# Instrumentation (sanitizers, fuzzing) goes on every compile and link line.
+SAN ?=
+BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(SAN) $(CFLAGS)
 
 COMMON_SRC := src/api.c src/dispatch.c src/cpu.c \
               src/scalar/spheres.c src/scalar/plane.c src/scalar/respond.c \
@@ -62,7 +64,7 @@ $(BUILD)/libtoi.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BUILD)/libtoi.so: $(LIB_OBJ) src/toi.map
-	$(CC) -shared -Wl,--version-script=src/toi.map -Wl,-soname,libtoi.so.0 -o $@ $(LIB_OBJ) -lm
+	$(CC) $(SAN) -shared -Wl,--version-script=src/toi.map -Wl,-soname,libtoi.so.0 -o $@ $(LIB_OBJ) -lm
 
 # ---- tests -------------------------------------------------------------------------------
 TEST_SRC := $(wildcard tests/*.c)
@@ -89,7 +91,7 @@ $(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h) examples/sim.h
 	$(CC) $(BASE) $(TEST_DEFS) -Isrc -Iexamples -c $< -o $@
 
 $(BUILD)/toi_tests: $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a
-	$(CC) -o $@ $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a -lm -lpthread
+	$(CC) $(SAN) -o $@ $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a -lm -lpthread
 
 tests-bin: $(BUILD)/toi_tests
 
@@ -196,3 +198,30 @@ VERSION := $(shell sed -n 's/^\#define TOI_VERSION_STRING "\(.*\)"/\1/p' include
 
 clean:
 	rm -rf build
+
+# ---- reliability checks (README: "Reliability") ------------------------------------------
+# Each builds its own tree under build/<check>/ and exits nonzero on any finding.
+SAN_CC ?= $(CC)
+SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+.PHONY: test-sanitize test-valgrind
+
+# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-sanitize:
+	$(MAKE) CC=$(SAN_CC) BUILD=build/asan OPT="-O1 -g" SAN="$(SANITIZE)" tests-bin
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.2) build/asan/toi_tests
+
+# The suite under valgrind memcheck with dispatch forced to each x86 backend in turn (each run
+# still tests every backend explicitly; the forced one is also what the first call resolves).
+VALGRIND_BACKENDS ?= $(filter scalar sse avx2,scalar $(if $(filter x86_64,$(ARCH)),sse avx2))
+VALGRIND := valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
+            --errors-for-leak-kinds=definite,indirect --track-origins=yes -q
+test-valgrind: $(BUILD)/toi_tests
+	@set -e; for b in $(VALGRIND_BACKENDS); do \
+	    echo "valgrind: TOI_BACKEND=$$b"; \
+	    log=$(BUILD)/valgrind-$$b.log; \
+	    if ! TOI_BACKEND=$$b TOI_TEST_EXPECT=$$b TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.01) \
+	        $(VALGRIND) $(BUILD)/toi_tests >$$log 2>&1; then \
+	        grep -v '^ok ' $$log; echo "valgrind: errors with TOI_BACKEND=$$b"; exit 1; \
+	    fi; tail -1 $$log; \
+	done
