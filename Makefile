@@ -203,7 +203,7 @@ clean:
 # Each builds its own tree under build/<check>/ and exits nonzero on any finding.
 SAN_CC ?= $(CC)
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-.PHONY: test-sanitize test-valgrind
+.PHONY: test-sanitize test-valgrind test-tsan
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-sanitize:
@@ -225,3 +225,11 @@ test-valgrind: $(BUILD)/toi_tests
 	        grep -v '^ok ' $$log; echo "valgrind: errors with TOI_BACKEND=$$b"; exit 1; \
 	    fi; tail -1 $$log; \
 	done
+
+# The suite under ThreadSanitizer (clang): the thread groups race first calls and backend
+# switches; the rest checks that nothing else shares state unsafely.
+TSAN_CC ?= clang
+test-tsan:
+	$(MAKE) CC=$(TSAN_CC) BUILD=build/tsan OPT="-O1 -g" SAN="-fsanitize=thread" tests-bin
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.05) \
+	    build/tsan/toi_tests

@@ -1,6 +1,7 @@
 /* families.c - the query families: one row per public query (see families.h) */
 #include "families.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(TOI_TEST_SIMDE_NEON)
@@ -65,4 +66,71 @@ int t_kernel_tables(const toi_kernels **k, int max)
         k[n++] = &toi_kernels_neon;
 #endif
     return n;
+}
+
+float t_draw(uint64_t *s, char kind, int *ncomp)
+{
+    static const float unit[3] = {0.6f, 0.0f, -0.8f};
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull); /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    float u = (float)(z >> 40) * 0x1p-24f; /* [0, 1): exact */
+    switch (kind) {
+    case 'p': return -3.0f + 6.0f * u;
+    case 'v': return -6.0f + 12.0f * u;
+    case 'r': return 0.2f + 1.3f * u;
+    case 'n': return unit[(*ncomp)++ % 3];
+    case 'd': return -1.0f + 2.0f * u;
+    }
+    return 0.0f;
+}
+
+static void *batch_array(t_batch *b, size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        abort();
+    b->mem[b->nmem++] = p;
+    return p;
+}
+
+void t_batch_make(t_batch *b, const t_family *f, size_t n, size_t nset, uint64_t seed)
+{
+    memset(b, 0, sizeof *b);
+    for (int k = 0; k < t_nq(f); k++) {
+        float *p = batch_array(b, n * sizeof(float));
+        int nc = 0;
+        for (size_t i = 0; i < n; i++)
+            p[i] = t_draw(&seed, f->qkind[k], &nc);
+        b->a.q[k] = p;
+    }
+    for (int s = 0; s < f->nsets; s++) {
+        b->a.nset[s] = nset;
+        for (int k = 0; k < t_nset_arrays(f, s); k++) {
+            float *p = batch_array(b, nset * sizeof(float));
+            int nc = 0;
+            for (size_t i = 0; i < nset; i++)
+                p[i] = t_draw(&seed, f->skind[s][k], &nc);
+            b->a.set[s][k] = p;
+        }
+    }
+    for (int k = 0; k < f->nidx; k++) {
+        uint32_t *p = batch_array(b, n * sizeof(uint32_t));
+        size_t m = b->a.nset[f->idx_set[k]];
+        for (size_t i = 0; i < n; i++)
+            p[i] = m ? (uint32_t)((seed = seed * 6364136223846793005ull + 1442695040888963407ull)
+                                  >> 33) % (uint32_t)m
+                     : 0;
+        b->a.idx[k] = p;
+    }
+    int nc = 0;
+    for (int k = 0; k < t_nparam(f); k++)
+        b->a.param[k] = t_draw(&seed, f->pkind[k], &nc);
+}
+
+void t_batch_free(t_batch *b)
+{
+    while (b->nmem--)
+        free(b->mem[b->nmem]);
 }

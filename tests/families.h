@@ -56,6 +56,19 @@ static inline int t_nparam(const t_family *f)
     return f->pkind ? (int)__builtin_strlen(f->pkind) : 0;
 }
 
+/* A value of the given kind from the generator state *s (normals: the components of one
+   fixed unit vector, in turn through *ncomp), for batches whose queries partly hit. */
+float t_draw(uint64_t *s, char kind, int *ncomp);
+
+/* A batch of n queries (and nset members per set) in malloc'ed arrays, drawn by kind. */
+typedef struct t_batch {
+    t_args a;
+    void *mem[T_MAXARR + 2 + 2 * T_MAXARR];
+    int nmem;
+} t_batch;
+void t_batch_make(t_batch *b, const t_family *f, size_t n, size_t nset, uint64_t seed);
+void t_batch_free(t_batch *b);
+
 /* Every kernel table this build can run: the available backends, best last, then NEON
    through SIMDe on x86 test builds. [0] is the scalar reference. */
 int t_kernel_tables(const toi_kernels **k, int max);

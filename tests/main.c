@@ -49,7 +49,13 @@ int main(void)
     const char *sc = getenv("TOI_TEST_SCALE");
     if (sc)
         t_scale = atof(sc);
-    t_initial_backend = toi_get_backend(); /* the first toi call: dispatch resolves here */
+    /* TOI_TEST_GROUPS: a comma-separated subset, e.g. "dispatch" (default: all) */
+    const char *only = getenv("TOI_TEST_GROUPS");
+    /* Threads race to make the process's first toi call, before anything else resolves the
+       backend; afterwards toi_get_backend() returns what dispatch settled on. */
+    if (!only || strstr(only, "threads"))
+        group_threads_first();
+    t_initial_backend = toi_get_backend(); /* dispatch has resolved by here */
     t_init_impls();
     printf("toi %s tests: dispatch picked %s; testing", toi_version(),
            toi_backend_name(toi_get_backend()));
@@ -57,8 +63,6 @@ int main(void)
         printf(" %s", t_impls[i].name);
     printf(" (scale %g)\n", t_scale);
 
-    /* TOI_TEST_GROUPS: a comma-separated subset, e.g. "dispatch" (default: all) */
-    const char *only = getenv("TOI_TEST_GROUPS");
     static const struct {
         const char *name;
         void (*fn)(void);
@@ -72,7 +76,8 @@ int main(void)
                   {"golden", group_golden},
                   {"respond", group_respond},
                   {"particles", group_particles},
-                  {"guard", group_guard}};
+                  {"guard", group_guard},
+                  {"threads", group_threads}};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (!only || strstr(only, groups[g].name))
             groups[g].fn();

@@ -117,5 +117,7 @@ void group_tri_contract(void);
 void group_tri_differential(void);
 void group_tri_accuracy(void);
 void group_guard(void);
+void group_threads_first(void); /* before any other toi call */
+void group_threads(void);
 
 #endif /* TOI_TEST_H */

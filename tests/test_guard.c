@@ -58,20 +58,6 @@ static void on_fault(int sig)
     raise(sig);
 }
 
-/* A value of the given kind; normals are the components of one fixed unit vector. */
-static float draw(rng *r, char kind, int *ncomp)
-{
-    static const float unit[3] = {0.6f, 0.0f, -0.8f};
-    switch (kind) {
-    case 'p': return rng_range(r, -3.0f, 3.0f);
-    case 'v': return rng_range(r, -6.0f, 6.0f);
-    case 'r': return rng_range(r, 0.2f, 1.5f);
-    case 'n': return unit[(*ncomp)++ % 3];
-    case 'd': return rng_range(r, -1.0f, 1.0f);
-    }
-    return 0.0f;
-}
-
 #define NGUARD (T_MAXARR + 2 + 2 * T_MAXARR + T_NOUT + 2)
 
 typedef struct guard_case {
@@ -111,7 +97,7 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
         float *p = guard_alloc(&g[ng++], n * sizeof(float));
         int nc = 0;
         for (size_t i = 0; i < n; i++)
-            p[i] = draw(r, f->qkind[k], &nc);
+            p[i] = t_draw(&r->s, f->qkind[k], &nc);
         a.q[k] = p;
     }
     for (int s = 0; s < f->nsets; s++) {
@@ -120,7 +106,7 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
             float *p = guard_alloc(&g[ng++], nset * sizeof(float));
             int nc = 0;
             for (size_t i = 0; i < nset; i++)
-                p[i] = draw(r, f->skind[s][k], &nc);
+                p[i] = t_draw(&r->s, f->skind[s][k], &nc);
             a.set[s][k] = p;
         }
     }
@@ -134,7 +120,7 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
     }
     int nc = 0;
     for (int k = 0; k < t_nparam(f); k++)
-        a.param[k] = draw(r, f->pkind[k], &nc);
+        a.param[k] = t_draw(&r->s, f->pkind[k], &nc);
 
     float *outf[T_NOUT];
     for (int k = 0; k < T_NOUT; k++)
