@@ -233,3 +233,36 @@ test-tsan:
 	$(MAKE) CC=$(TSAN_CC) BUILD=build/tsan OPT="-O1 -g" SAN="-fsanitize=thread" tests-bin
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66 TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.05) \
 	    build/tsan/toi_tests
+
+# ---- hygiene -------------------------------------------------------------------------------
+.PHONY: check-exports check-warnings cppcheck
+# libtoi.so exports exactly the functions toi.h declares TOI_API; libtoi.a defines no global
+# symbol outside the toi_ prefix.
+check-exports: lib
+	@sed -n 's/^TOI_API[^(]*[ *]\(toi_[a-z0-9_]*\)(.*/\1/p' include/toi.h | sort >$(BUILD)/api.txt
+	@nm -D --defined-only $(BUILD)/libtoi.so | awk '{print $$3}' | sed 's/@.*//' | sort \
+	    >$(BUILD)/exports.txt
+	@diff -u $(BUILD)/api.txt $(BUILD)/exports.txt || \
+	    { echo "check-exports: libtoi.so exports differ from the TOI_API list in toi.h"; exit 1; }
+	@nm -g --defined-only $(BUILD)/libtoi.a | awk 'NF == 3 && $$3 !~ /^toi_/ {print; bad = 1} \
+	    END {exit bad}' || { echo "check-exports: libtoi.a defines non-toi_ symbols"; exit 1; }
+	@echo "check-exports: $$(wc -l <$(BUILD)/api.txt) toi_* symbols exported, nothing else"
+
+# Library and tests warning-free with -Werror: gcc and clang natively, gcc for aarch64 when
+# the cross compiler is installed.
+WARN_CCS ?= gcc clang $(shell command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && \
+                            echo aarch64-linux-gnu-gcc)
+check-warnings:
+	@set -e; for c in $(WARN_CCS); do \
+	    echo "check-warnings: $$c"; \
+	    $(MAKE) -s CC=$$c BUILD=build/werror-$$c CFLAGS=-Werror lib tests-bin; \
+	done
+
+# Static analysis of the library. The one suppression: in t-only mode a kernel fills only the
+# t field of its result block, and vstore_res reads only that field (cppcheck's cross-file
+# analysis cannot see the `full` condition).
+CPPCHECK := cppcheck -q --std=c11 --enable=warning,style,performance,portability \
+            --error-exitcode=1 --inline-suppr -Iinclude -Isrc \
+            --suppress=ctuuninitvar:src/simd/common.h
+cppcheck:
+	$(CPPCHECK) src/
