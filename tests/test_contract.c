@@ -263,6 +263,11 @@ static const plane_case plane_cases[] = {
     {"Inf plane offset", {0, 0, 1, INFINITY}, {1, 2, 5, 0, 0, -10, 1}, TOI_ALL_OVERLAPS, {0}},
     {"NaN sphere", {0, 0, 1, 0}, {1, NANF, 5, 0, 0, -10, 1}, TOI_ALL_OVERLAPS, {0}},
     {"negative radius", {0, 0, 1, 0}, {1, 2, 0, 0, 0, -10, -1}, TOI_ALL_OVERLAPS, {0}},
+    /* finite inputs whose n.c - d or n.v overflows: out of range, a miss (never NaN) */
+    {"n.c - d overflows", {0, 0, 1, 0x1.fffffep127f}, {0, 0, -0x1.fffffep127f, 0, 0, -1, 1},
+     TOI_ALL_OVERLAPS, {0}},
+    {"n.v overflows", {0.6f, 0.8f, 0, 0}, {0, 0, 0, -0x1.fffffep127f, -0x1.fffffep127f, 0, 1},
+     TOI_ALL_OVERLAPS, {0}},
 };
 #define NPLANE (sizeof plane_cases / sizeof plane_cases[0])
 
