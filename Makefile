@@ -266,3 +266,44 @@ CPPCHECK := cppcheck -q --std=c11 --enable=warning,style,performance,portability
             --suppress=ctuuninitvar:src/simd/common.h
 cppcheck:
 	$(CPPCHECK) src/
+
+# ---- fuzzing (clang + libFuzzer) -----------------------------------------------------------
+# One target per query family: a family is a row of tests/families.c plus its seed corpus
+# fuzz/corpus/<family>/ (`make fuzz-seeds` writes the corpus of every row). Inputs that once
+# failed are kept in fuzz/regressions/<family>/; the test suite replays both directories.
+FUZZ_FAMILIES := $(notdir $(wildcard fuzz/corpus/*))
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build/fuzz
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_OBJ := $(BUILD)/tests/families.o $(BUILD)/tests/fuzzcheck.o
+.PHONY: fuzz fuzz-smoke fuzz-bins fuzz-seeds
+
+$(BUILD)/fuzz_%: fuzz/fuzz_query.c $(FUZZ_OBJ) $(SIMDE_OBJ) $(BUILD)/libtoi.a
+	$(CC) $(BASE) $(TEST_DEFS) -Isrc -Itests -DTOI_FUZZ_FAMILY='"$*"' -fsanitize=fuzzer \
+	    -o $@ $< $(FUZZ_OBJ) $(SIMDE_OBJ) $(BUILD)/libtoi.a -lm
+fuzz-bins: $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_FAMILIES))
+
+$(BUILD)/fuzz_seeds: fuzz/seeds.c $(FUZZ_OBJ) $(SIMDE_OBJ) $(BUILD)/libtoi.a
+	$(CC) $(BASE) $(TEST_DEFS) -Isrc -Itests -o $@ $< $(FUZZ_OBJ) $(SIMDE_OBJ) \
+	    $(BUILD)/libtoi.a -lm
+fuzz-seeds: $(BUILD)/fuzz_seeds
+	$(BUILD)/fuzz_seeds fuzz/corpus
+
+# Each family for FUZZ_SECONDS; new inputs go to build/fuzz/corpus, failures to
+# build/fuzz/crash-<family>-* (copy them to fuzz/regressions/<family>/ once fixed).
+fuzz:
+	$(MAKE) CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT="-O1 -g" SAN="$(FUZZ_SAN)" fuzz-bins
+	@set -e; for f in $(FUZZ_FAMILIES); do \
+	    mkdir -p $(FUZZ_BUILD)/corpus/$$f; \
+	    echo "fuzz: $$f for $(FUZZ_SECONDS) s"; \
+	    $(FUZZ_BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	        -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crash-$$f- \
+	        $(FUZZ_BUILD)/corpus/$$f fuzz/corpus/$$f $(wildcard fuzz/regressions/$$f) \
+	        2>$(FUZZ_BUILD)/fuzz-$$f.log || { tail -40 $(FUZZ_BUILD)/fuzz-$$f.log; exit 1; }; \
+	    grep -E '^stat::number_of_executed_units|^Done' $(FUZZ_BUILD)/fuzz-$$f.log || true; \
+	done
+
+# A short run for CI.
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=$(or $(FUZZ_SMOKE_SECONDS),15)

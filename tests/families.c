@@ -38,10 +38,20 @@ static ptrdiff_t call_plane(const toi_kernels *k, size_t n, const t_args *a, uns
              : toi_sweep_spheres_plane(n, &s, &p, flags, out);
 }
 
+/* Unit as a float vector can be: each component within [-1, 1], length 1 to about 1e-3. */
+static int unit_plane(const t_args *a)
+{
+    double nx = a->param[0], ny = a->param[1], nz = a->param[2], nn = nx * nx + ny * ny + nz * nz;
+    return nx >= -1 && nx <= 1 && ny >= -1 && ny <= 1 && nz >= -1 && nz <= 1 && nn >= 0.999 &&
+           nn <= 1.001;
+}
+
 const t_family t_families[] = {
-    {"spheres", "pppvvvrpppvvvr", 0, {0, 0}, 0, {NULL, NULL}, NULL, 0, 0, 0, call_spheres},
-    {"pairs", "", 2, {0, 0}, 1, {"pppvvvr", NULL}, NULL, 0, 0, 0, call_pairs},
-    {"plane", "pppvvvr", 0, {0, 0}, 0, {NULL, NULL}, "nnnd", 0, 0, 0, call_plane},
+    {.name = "spheres", .qkind = "pppvvvrpppvvvr", .normal_param = -1, .call = call_spheres},
+    {.name = "pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppvvvr"},
+     .normal_param = -1, .call = call_pairs},
+    {.name = "plane", .qkind = "pppvvvr", .pkind = "nnnd", .normal_param = 0,
+     .precondition = unit_plane, .call = call_plane},
 };
 const int t_nfamilies = (int)(sizeof t_families / sizeof t_families[0]);
 

@@ -34,9 +34,15 @@ typedef struct t_family {
     int nsets;          /* sets (0..2) */
     const char *skind[2];
     const char *pkind;  /* per-call values */
-    int writes_index;   /* out->index: a set member or UINT32_MAX */
+    int normal_param;   /* the normal is param[normal_param..+2] as given; -1: computed */
+    int writes_index;   /* out->index: a member of set index_set, or UINT32_MAX */
+    int index_set;
     int writes_feature; /* out->feature: below feature_limit */
     unsigned feature_limit;
+    /* Whether the per-call values meet the contract's preconditions (a plane's normal is a
+       unit vector); NULL: always. When not, results must still be bit-identical on every
+       backend and well-formed, but may hold NaN or Inf. */
+    int (*precondition)(const t_args *a);
     /* k = NULL: the public function, on whatever backend is active. */
     ptrdiff_t (*call)(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
                       const toi_hits *out);
