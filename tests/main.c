@@ -77,7 +77,9 @@ int main(void)
                   {"respond", group_respond},
                   {"particles", group_particles},
                   {"guard", group_guard},
-                  {"threads", group_threads}};
+                  {"threads", group_threads},
+                  {"magnitude", group_magnitude},
+                  {"fuzz", group_fuzz_replay}};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (!only || strstr(only, groups[g].name))
             groups[g].fn();

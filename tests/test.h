@@ -119,5 +119,7 @@ void group_tri_accuracy(void);
 void group_guard(void);
 void group_threads_first(void); /* before any other toi call */
 void group_threads(void);
+void group_fuzz_replay(void);
+void group_magnitude(void);
 
 #endif /* TOI_TEST_H */

@@ -1,4 +1,5 @@
 /* test_contract.c - group 1: hand-computed contract cases, on every backend */
+#include "families.h"
 #include "test.h"
 
 #include <math.h>
@@ -336,6 +337,8 @@ static void case_bad_calls(const void *ctx)
     t_spheres_free(&b);
 }
 
+static void case_bad_calls_families(const void *ctx);
+
 void group_contract(void)
 {
     char name[128];
@@ -351,5 +354,56 @@ void group_contract(void)
         t_run(name, case_plane, im);
         snprintf(name, sizeof name, "contract/bad calls/%s", im->name);
         t_run(name, case_bad_calls, im);
+        snprintf(name, sizeof name, "contract/bad calls, every query/%s", im->name);
+        t_run(name, case_bad_calls_families, im);
     }
+}
+
+/* Bad calls on every query family (families.c): each undefined flag bit alone, and for
+   indexed queries one index out of range (== the set's size, and UINT32_MAX) at the first,
+   a middle and the last position; TOI_EINVAL and nothing written. */
+static void case_bad_calls_families(const void *ctx)
+{
+    const t_impl *im = ctx;
+    const size_t n = 11;
+    t_hits h;
+    t_hits_alloc(&h, n);
+    for (int fi = 0; fi < t_nfamilies; fi++) {
+        const t_family *f = &t_families[fi];
+        t_batch b;
+        t_batch_make(&b, f, n, n, 0xbad + (uint64_t)fi);
+        if (im->via_api)
+            toi_set_backend(im->k->id);
+        const toi_kernels *k = im->via_api ? NULL : im->k;
+        for (unsigned bit = 0; bit < 32; bit++) {
+            if ((1u << bit) & TOI_FLAGS_ALL)
+                continue;
+            t_hits_fill(&h, 0xA5);
+            CHECK(f->call(k, n, &b.a, 1u << bit, &h.h) == TOI_EINVAL, "%s: flag bit %u",
+                  f->name, bit);
+            CHECK(h.f[0][0] == bits_float(0xA5A5A5A5u), "%s: written on a bad flag", f->name);
+        }
+        for (int x = 0; x < f->nidx; x++) {
+            uint32_t *idx = (uint32_t *)(uintptr_t)b.a.idx[x];
+            const size_t where[3] = {0, n / 2, n - 1};
+            const uint32_t bad[2] = {(uint32_t)b.a.nset[f->idx_set[x]], UINT32_MAX};
+            for (int w = 0; w < 3; w++)
+                for (int v = 0; v < 2; v++) {
+                    uint32_t keep = idx[where[w]];
+                    idx[where[w]] = bad[v];
+                    t_hits_fill(&h, 0xA5);
+                    CHECK(f->call(k, n, &b.a, 0, &h.h) == TOI_EINVAL, "%s: index array %d = "
+                          "%u at %zu", f->name, x, bad[v], where[w]);
+                    for (int o = 0; o < T_NOUT; o++)
+                        for (size_t i = 0; i <= n; i++)
+                            CHECK(float_bits(h.f[o][i]) == 0xA5A5A5A5u, "%s: %s[%zu] written "
+                                  "on a bad index", f->name, t_out_names[o], i);
+                    idx[where[w]] = keep;
+                }
+        }
+        t_hits_fill(&h, 0xA5);
+        CHECK(f->call(k, n, &b.a, 0, &h.h) >= 0, "%s: the good call fails", f->name);
+        t_batch_free(&b);
+    }
+    t_hits_free(&h);
 }

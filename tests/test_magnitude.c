@@ -1,0 +1,230 @@
+/* test_magnitude.c - magnitude: (1) finite inputs of every magnitude, from denormals to
+   FLT_MAX, in every query family on every backend: never NaN, never a crash, the contract's
+   invariants, bit-identical (through the fuzz check); (2) the documented range of the accuracy
+   contract at its edges: just inside 2^127 (and down among the denormals) the answer is right,
+   just outside it is a miss. */
+#include "fuzzcheck.h"
+#include "test.h"
+
+#include <float.h>
+#include <math.h>
+
+/* A finite float of random sign and any exponent (denormals, 0 and FLT_MAX included). */
+static float any_finite(rng *r)
+{
+    uint32_t u = (uint32_t)rng_u64(r);
+    uint32_t e = rng_below(r, 255); /* 0 .. 254: never Inf or NaN */
+    return bits_float((u & 0x807fffffu) | e << 23);
+}
+
+/* A value of the given kind at any magnitude: radii non-negative, a plane's normal unit (a
+   precondition), the rest anything finite. Values of one query share a magnitude half the
+   time, so some of them touch. */
+static float draw_any(rng *r, char kind, int *nc, float common)
+{
+    static const float unit[3] = {0.0f, 0.6f, 0.8f};
+    float v = rng_below(r, 2) ? any_finite(r) : common * rng_range(r, -4.0f, 4.0f);
+    if (!isfinite(v))
+        v = common;
+    switch (kind) {
+    case 'r': return fabsf(v);
+    case 'n': return unit[(*nc)++ % 3];
+    }
+    return v;
+}
+
+static void case_any_magnitude(const void *ctx)
+{
+    const t_family *f = ctx;
+    enum { N = 24, M = 24 };
+    static float q[T_MAXARR][N], set[2][T_MAXARR][M];
+    static uint32_t idx[2][N];
+    static uint8_t buf[1 << 16];
+    rng r = {0x3a61 + (uint64_t)(f - t_families)};
+    size_t calls = t_count(3000), bad = 0;
+    for (size_t c = 0; c < calls && bad < 5; c++) {
+        t_args a;
+        memset(&a, 0, sizeof a);
+        float common = bits_float((rng_below(&r, 253) + 1) << 23); /* 2^-126 .. 2^126 */
+        for (int k = 0; k < t_nq(f); k++) {
+            int nc = 0;
+            for (size_t i = 0; i < N; i++)
+                q[k][i] = draw_any(&r, f->qkind[k], &nc, common);
+            a.q[k] = q[k];
+        }
+        for (int s = 0; s < f->nsets; s++) {
+            a.nset[s] = M;
+            for (int k = 0; k < t_nset_arrays(f, s); k++) {
+                int nc = 0;
+                for (size_t i = 0; i < M; i++)
+                    set[s][k][i] = draw_any(&r, f->skind[s][k], &nc, common);
+                a.set[s][k] = set[s][k];
+            }
+        }
+        for (int k = 0; k < f->nidx; k++) {
+            for (size_t i = 0; i < N; i++)
+                idx[k][i] = rng_below(&r, M);
+            a.idx[k] = idx[k];
+        }
+        int nc = 0;
+        for (int k = 0; k < t_nparam(f); k++)
+            a.param[k] = draw_any(&r, f->pkind[k], &nc, common);
+        size_t len = t_fuzz_encode(f, &a, N, c & 1 ? TOI_ALL_OVERLAPS : 0, 0xff, buf, sizeof buf);
+        char msg[512];
+        CHECK(len > 0, "cannot encode");
+        if (len && t_fuzz_one(f, buf, len, msg, sizeof msg)) {
+            CHECK(0, "call %zu: %s", c, msg);
+            bad++;
+        }
+    }
+}
+
+/* ---- the range at its edges ---- */
+
+static int close_to(float got, float want, float tol)
+{
+    return fabsf(got - want) <= tol;
+}
+
+/* Head-on pair scaled by k: A at (-5k, 0, 0) moving (10k, 0, 0), B at the origin, radii k.
+   Relative size 17k. Contact at t = 0.3, normal (-1, 0, 0), point (-k, 0, 0). */
+static void check_head_on(const t_impl *im, float k, int want_hit, const char *what)
+{
+    t_sph a, b;
+    t_hits h;
+    t_spheres_alloc(&a, 1);
+    t_spheres_alloc(&b, 1);
+    t_hits_alloc(&h, 1);
+    const float va[7] = {-5 * k, 0, 0, 10 * k, 0, 0, k}, vb[7] = {0, 0, 0, 0, 0, 0, k};
+    for (int c = 0; c < 7; c++) {
+        a.f[c][0] = va[c];
+        b.f[c][0] = vb[c];
+    }
+    for (int entry = 0; entry < 2; entry++) {
+        t_hits_fill(&h, 0xA5);
+        ptrdiff_t r;
+        if (entry == 0) {
+            r = t_spheres(im, 1, &a.s, &b.s, 0, &h.h);
+        } else { /* the same pair through a pair list: bodies a and b as members 0 and 1 */
+            t_sph s;
+            t_spheres_alloc(&s, 2);
+            for (int c = 0; c < 7; c++)
+                s.f[c][0] = va[c], s.f[c][1] = vb[c];
+            const uint32_t ia = 0, ib = 1;
+            r = t_pairs(im, 1, &ia, &ib, 2, &s.s, 0, &h.h);
+            t_spheres_free(&s);
+        }
+        const char *how = entry ? "pair list" : "pairs";
+        CHECK(r == want_hit, "%s (%s): returned %td, want %d", what, how, r, want_hit);
+        for (int o = 0; o < T_NOUT; o++)
+            CHECK(!isnan(h.f[o][0]), "%s (%s): %s is NaN", what, how, t_out_names[o]);
+        if (!want_hit) {
+            CHECK(h.f[0][0] == TOI_NO_HIT, "%s (%s): t = %g, want TOI_NO_HIT", what, how,
+                  h.f[0][0]);
+            continue;
+        }
+        CHECK(close_to(h.f[0][0], 0.3f, 1e-5f), "%s (%s): t = %.9g", what, how, h.f[0][0]);
+        CHECK(close_to(h.f[1][0], -1, 1e-6f) && close_to(h.f[2][0], 0, 1e-6f) &&
+              close_to(h.f[3][0], 0, 1e-6f), "%s (%s): normal %g %g %g", what, how, h.f[1][0],
+              h.f[2][0], h.f[3][0]);
+        CHECK(close_to(h.f[4][0] / k, -1, 1e-5f) && h.f[5][0] == 0 && h.f[6][0] == 0,
+              "%s (%s): point %g %g %g", what, how, h.f[4][0], h.f[5][0], h.f[6][0]);
+        CHECK(h.f[7][0] == 0, "%s (%s): depth %g", what, how, h.f[7][0]);
+    }
+    t_hits_free(&h);
+    t_spheres_free(&a);
+    t_spheres_free(&b);
+}
+
+static void case_sphere_range(const void *ctx)
+{
+    const t_impl *im = ctx;
+    /* 17k < 2^127 down to the denormals: in range, and squares of the raw values would
+       overflow (k >= 2^64) or underflow (k <= 2^-75) without the kernel's exact prescaling. */
+    static const int in_range[] = {122, 100, 64, 1, 0, -75, -126, -140};
+    char what[64];
+    for (size_t i = 0; i < sizeof in_range / sizeof in_range[0]; i++) {
+        snprintf(what, sizeof what, "k = 2^%d", in_range[i]);
+        check_head_on(im, ldexpf(1.0f, in_range[i]), 1, what);
+    }
+    /* 17k >= 2^127: out of range, a miss */
+    check_head_on(im, 0x1p123f, 0, "k = 2^123 (size 17 * 2^123 >= 2^127)");
+    check_head_on(im, 0x1p124f, 0, "k = 2^124");
+    /* the edge itself: sizes 2^127 - ulp (in) and 2^127 (out), touching at t = 0 */
+    t_sph a, b;
+    t_hits h;
+    t_spheres_alloc(&a, 2);
+    t_spheres_alloc(&b, 2);
+    t_hits_alloc(&h, 2);
+    const float below = 0x1.fffffep126f; /* |l| + R = 2^127 - 2^103 */
+    const float ra[2] = {0x1p125f, 0x1p125f};
+    const float lx[2] = {below - 0x1p126f, 0x1p126f}; /* R = 2^126 */
+    for (int i = 0; i < 2; i++) {
+        a.f[0][i] = lx[i], a.f[6][i] = ra[i];
+        b.f[6][i] = 0x1p125f;
+    }
+    CHECK(t_spheres(im, 2, &a.s, &b.s, TOI_ALL_OVERLAPS, &h.h) == 1, "edge: hit count");
+    CHECK(h.f[0][0] == 0.0f, "edge, size just below 2^127: t = %g, want 0 (touching)",
+          h.f[0][0]);
+    CHECK(close_to(h.f[1][0], 1, 1e-6f), "edge: normal x %g", h.f[1][0]);
+    CHECK(h.f[0][1] == TOI_NO_HIT, "edge, size 2^127: t = %g, want TOI_NO_HIT", h.f[0][1]);
+    t_hits_free(&h);
+    t_spheres_free(&a);
+    t_spheres_free(&b);
+}
+
+/* Plane z = 0 (or offset d), sphere at height 5k falling 10k with radius k: t = 0.4. */
+static void case_plane_range(const void *ctx)
+{
+    const t_impl *im = ctx;
+    static const int in_range[] = {124, 100, 64, 0, -75, -126, -140};
+    t_sph s;
+    t_hits h;
+    t_spheres_alloc(&s, 1);
+    t_hits_alloc(&h, 1);
+    const toi_plane pl = {0, 0, 1, 0};
+    for (size_t i = 0; i < sizeof in_range / sizeof in_range[0]; i++) {
+        float k = ldexpf(1.0f, in_range[i]);
+        const float v[7] = {3 * k, -2 * k, 5 * k, k, 0, -10 * k, k};
+        for (int c = 0; c < 7; c++)
+            s.f[c][0] = v[c];
+        t_hits_fill(&h, 0xA5);
+        ptrdiff_t r = t_plane(im, 1, &s.s, &pl, 0, &h.h);
+        CHECK(r == 1 && close_to(h.f[0][0], 0.4f, 1e-6f), "k = 2^%d: returned %td, t = %.9g",
+              in_range[i], r, h.f[0][0]);
+        /* the point to 1e-5 relative, or a few float spacings among the denormals */
+        float tol = fmaxf(3.4f * k * 1e-5f, 0x1p-147f);
+        CHECK(close_to(h.f[4][0], 3.4f * k, tol) && close_to(h.f[5][0], -2 * k, tol) &&
+              h.f[6][0] == 0, "k = 2^%d: point %g %g %g", in_range[i], h.f[4][0], h.f[5][0],
+              h.f[6][0]);
+    }
+    /* n.c - d at the edge of float range: 2^127 is still representable (in range); the
+       sphere falls from there onto the plane z = -2^126 */
+    const toi_plane low = {0, 0, 1, -0x1p126f};
+    const float v[7] = {0, 0, 0x1p126f, 0, 0, -0x1.8p127f, 0x1p124f};
+    for (int c = 0; c < 7; c++)
+        s.f[c][0] = v[c];
+    ptrdiff_t r = t_plane(im, 1, &s.s, &low, 0, &h.h);
+    /* s0 = 2^127, sv = -1.5 * 2^127: t = (2^124 - 2^127) / sv = 7/12 */
+    CHECK(r == 1 && close_to(h.f[0][0], 7.0f / 12.0f, 1e-6f), "edge: returned %td, t = %.9g",
+          r, h.f[0][0]);
+    CHECK(!isnan(h.f[4][0]) && !isnan(h.f[5][0]) && !isnan(h.f[6][0]), "edge: NaN point");
+    t_hits_free(&h);
+    t_spheres_free(&s);
+}
+
+void group_magnitude(void)
+{
+    char name[128];
+    for (int fi = 0; fi < t_nfamilies; fi++) {
+        snprintf(name, sizeof name, "magnitude/%s: any finite magnitude, every backend",
+                 t_families[fi].name);
+        t_run(name, case_any_magnitude, &t_families[fi]);
+    }
+    for (int i = 0; i < t_nimpls; i++) {
+        snprintf(name, sizeof name, "magnitude/sphere range edges/%s", t_impls[i].name);
+        t_run(name, case_sphere_range, &t_impls[i]);
+        snprintf(name, sizeof name, "magnitude/plane range edges/%s", t_impls[i].name);
+        t_run(name, case_plane_range, &t_impls[i]);
+    }
+}
