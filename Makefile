@@ -307,3 +307,14 @@ fuzz:
 # A short run for CI.
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=$(or $(FUZZ_SMOKE_SECONDS),15)
+
+# Every reliability and hygiene check, one after another (CI; a few minutes on 2 cores).
+.PHONY: check-all
+check-all:
+	$(MAKE) check-exports
+	$(MAKE) check-warnings
+	$(MAKE) cppcheck
+	$(MAKE) test-sanitize
+	$(MAKE) test-valgrind
+	$(MAKE) test-tsan
+	$(MAKE) fuzz-smoke
