@@ -214,13 +214,17 @@ test-sanitize:
 # The suite under valgrind memcheck with dispatch forced to each x86 backend in turn (each run
 # still tests every backend explicitly; the forced one is also what the first call resolves).
 VALGRIND_BACKENDS ?= $(filter scalar sse avx2,scalar $(if $(filter x86_64,$(ARCH)),sse avx2))
+# Small superblocks: the AVX2 kernels' straight-line blocks are large enough that valgrind
+# 3.19's default translation exhausts its temporary storage ("VEX temporary storage
+# exhausted"). Origin tracking is left to a rerun by hand (it multiplies the IR again).
 VALGRIND := valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
-            --errors-for-leak-kinds=definite,indirect --track-origins=yes -q
+            --errors-for-leak-kinds=definite,indirect -q \
+            --vex-guest-max-insns=16 --vex-guest-chase=no
 test-valgrind: $(BUILD)/toi_tests
 	@set -e; for b in $(VALGRIND_BACKENDS); do \
 	    echo "valgrind: TOI_BACKEND=$$b"; \
 	    log=$(BUILD)/valgrind-$$b.log; \
-	    if ! TOI_BACKEND=$$b TOI_TEST_EXPECT=$$b TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.01) \
+	    if ! TOI_BACKEND=$$b TOI_TEST_EXPECT=$$b TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.05) \
 	        $(VALGRIND) $(BUILD)/toi_tests >$$log 2>&1; then \
 	        grep -v '^ok ' $$log; echo "valgrind: errors with TOI_BACKEND=$$b"; exit 1; \
 	    fi; tail -1 $$log; \
