@@ -6,7 +6,9 @@
 #   3. the aarch64 cross-build run under qemu-aarch64, where dispatch must pick neon;
 #   4. the x86 build under qemu-x86_64 CPU models: core2duo -> scalar, Nehalem -> sse,
 #      Haswell -> avx2;
-#   5. make install into a staging directory, and an outside program built with pkg-config.
+#   5. make install into a staging directory, and an outside program built with pkg-config;
+#   6. the reliability checks: exported symbols, -Werror builds, cppcheck, AddressSanitizer +
+#      UBSan, valgrind memcheck, ThreadSanitizer, a fuzz smoke run (TOI_CHECKS=0 skips them).
 # Every run prints "N passed, N failed"; this script sums them into the last line.
 set -u
 cd "$(dirname "$0")/.."
@@ -27,8 +29,10 @@ run() {
     shift
     log=$(logname "$label")
     echo "== $label"
+    local t0=$SECONDS
     env "$@" >"$log" 2>&1
     local rc=$?
+    echo "   ($((SECONDS - t0)) s)"
     grep -v -e '^ok ' -e '^    .*bit-identical$' -e "TCG doesn't support requested feature" "$log" | sed 's/^/   /'
     local line
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
@@ -54,9 +58,10 @@ step() {
     local label=$1 log
     shift
     log=$(logname "$label")
+    local t0=$SECONDS
     if "$@" >"$log" 2>&1; then
         passed=$((passed + 1))
-        echo "== $label: ok"
+        echo "== $label: ok ($((SECONDS - t0)) s)"
     else
         failed=$((failed + 1))
         echo "== $label: FAILED"
@@ -127,6 +132,14 @@ install_check() {
         LD_LIBRARY_PATH="$PWD/$stage/root/usr/local/lib" build/install-check/outside
 }
 step "make install + pkg-config build of examples/quickstart.c" install_check
+
+# 6. reliability and hygiene checks (README: "Reliability"), each one test; TOI_CHECKS=0 skips
+if [ "${TOI_CHECKS:-1}" != 0 ]; then
+    for c in check-exports check-warnings cppcheck test-sanitize test-valgrind test-tsan \
+        fuzz-smoke; do
+        step "make $c" make --no-print-directory "$c"
+    done
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

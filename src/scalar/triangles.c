@@ -151,7 +151,7 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
         float g = dot3(u, V0);
         float disc = ee[k] * (au * rr - g * g);
         float t = c / (sqrtf(disc) + b);
-        float P[3] = {t * v[0], t * v[1], t * v[2]};
+        const float P[3] = {t * v[0], t * v[1], t * v[2]};
         float d[3] = {P[0] - V0[0], P[1] - V0[1], P[2] - V0[2]};
         sn[k] = dot3(d, e);
         tc[3 + k] = (edge_ok && c > 0.0f && b > 0.0f && disc >= 0.0f && t <= 1.0f &&
@@ -162,7 +162,7 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
     }
     {
         float t = (r - ad) / adv;
-        float P[3] = {t * v[0], t * v[1], t * v[2]};
+        const float P[3] = {t * v[0], t * v[1], t * v[2]};
         int in = inside(P, V, m);
         tc[6] = (face_ok && ad > r && adv < 0.0f && t <= 1.0f && in) ? t : INFINITY;
         overlap |= face_ok && ad <= r && in0;
@@ -231,7 +231,7 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
         *feat = (uint8_t)kind;
         if (!full)
             return;
-        float P[3] = {t * v[0], t * v[1], t * v[2]};
+        const float P[3] = {t * v[0], t * v[1], t * v[2]};
         if (kind == TOI_FEATURE_FACE) {
             float st = s0 + t * dv; /* signed distance of P from the plane */
             q[0] = P[0] - st * n[0], q[1] = P[1] - st * n[1], q[2] = P[2] - st * n[2];
