@@ -99,7 +99,7 @@ done
 #    software quad precision there, so the accuracy group runs a smaller sample)
 if [ "$NATIVE" != "$CROSS" ]; then
     step "build ($CROSS)" make -j"$JOBS" CC=$CROSS-gcc lib tests-bin
-    run "tests, $CROSS under qemu-aarch64" TOI_TEST_EXPECT=neon TOI_TEST_ACCURACY_SCALE=0.1 \
+    run "tests, $CROSS under qemu-aarch64" TOI_TEST_EXPECT=neon TOI_TEST_ACCURACY_SCALE=0.03 \
         qemu-aarch64 -L /usr/$CROSS "build/$CROSS/toi_tests"
     run "TOI_BACKEND=scalar on $CROSS" TOI_BACKEND=scalar TOI_TEST_EXPECT=scalar \
         TOI_TEST_GROUPS=dispatch qemu-aarch64 -L /usr/$CROSS "build/$CROSS/toi_tests"
