@@ -94,14 +94,12 @@ TOI_VINLINE vf vpow2_unscale(vf m)
         _mm256_blendv_epi8(e, sub, _mm256_cmpeq_epi32(e, _mm256_setzero_si256())));
 }
 
-/* base[idx[k]] for each lane k, any uint32 index: the hardware gather takes signed 32-bit
-   offsets, so the indices are biased by -2^31 and the base by +2^31 elements. */
+/* base[idx[k]] for each lane k: eight scalar loads. */
 TOI_VINLINE vf vgather(const float *base, const uint32_t *idx)
 {
-    __m256i i = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)idx),
-                                 _mm256_set1_epi32(INT32_MIN));
-    const float *biased = (const float *)((uintptr_t)base + ((uintptr_t)1 << 33));
-    return _mm256_i32gather_ps(biased, i, 4);
+    __m128 lo = _mm_setr_ps(base[idx[0]], base[idx[1]], base[idx[2]], base[idx[3]]);
+    __m128 hi = _mm_setr_ps(base[idx[4]], base[idx[5]], base[idx[6]], base[idx[7]]);
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
 }
 
 #endif /* TOI_AVX2_VEC_H */
