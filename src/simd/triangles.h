@@ -328,7 +328,7 @@ TOI_VINLINE vf vmax_sel(vf a, vf b) { return vsel(vgt(a, b), a, b); }
    TOI_BOX_MARGIN) shows none of its triangles can hit before the best time so far, or when
    a hit at t = 0 is already held (nothing is earlier). The winner is then recomputed alone
    in full: the same lane operations, so the same t. */
-static size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_triangles *T,
+TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_triangles *T,
                       vm all_overlaps, vm cull_on, const toi_hits *out, int full)
 {
     static const float lane_ids[8] = {0, 1, 2, 3, 4, 5, 6, 7};
