@@ -129,6 +129,9 @@ size_t textbook_pairs(const bench_scene *sc, size_t first, size_t n, int full,
                       const bench_out *o);
 size_t textbook_plane(const bench_scene *sc, size_t first, size_t n, int full,
                       const bench_out *o);
+/* textbook_tri.c: sphere i vs triangle i (tri) or each sphere vs the set (set-near, set-far) */
+size_t textbook_tri(const bench_scene *sc, size_t first, size_t n, int full,
+                    const bench_out *o);
 
 #ifdef TOI_BENCH_BULLET
 /* bullet.cpp: btGjkConvexCast between two btSphereShapes, pair i = aos[2i] vs aos[2i+1]. */

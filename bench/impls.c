@@ -1,5 +1,5 @@
 /* impls.c - the implementations the benchmark times: each toi backend through the public API,
-   and the peers (textbook AoS quadratic; Bullet when built with it) */
+   and the peers (textbook AoS quadratic and sphere-triangle sweep; Bullet when built with it) */
 #include "bench.h"
 
 /* The toi queries through the public API, on whichever backend toi_set_backend chose. */
@@ -96,7 +96,9 @@ const bench_impl bench_impls[] = {
     {"sse", TOI_BACKEND_SSE, {run_toi, run_toi, run_toi, run_toi, run_toi, run_toi}, 0},
     {"avx2", TOI_BACKEND_AVX2, {run_toi, run_toi, run_toi, run_toi, run_toi, run_toi}, 0},
     {"neon", TOI_BACKEND_NEON, {run_toi, run_toi, run_toi, run_toi, run_toi, run_toi}, 0},
-    {"textbook", TOI_BACKEND_AUTO, {textbook_spheres, textbook_pairs, textbook_plane}, 0},
+    {"textbook", TOI_BACKEND_AUTO,
+     {textbook_spheres, textbook_pairs, textbook_plane, textbook_tri, textbook_tri,
+      textbook_tri}, 0},
 #ifdef TOI_BENCH_BULLET
     /* ~0.5 us a pair: timed up to L3-sized batches only, to keep the run to minutes */
     {"bullet", TOI_BACKEND_AUTO,
