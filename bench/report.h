@@ -16,6 +16,9 @@ typedef struct measurement {
     double med, min;    /* ns per query over the repetitions */
     size_t mismatches;  /* backends: queries not bit-identical to the scalar reference */
     double agree;       /* share of queries whose hit/miss matches the scalar reference */
+    int dirty_upper;    /* a toi backend returned with the AVX upper halves in use */
+    double index_agree; /* peers on set queries: share of the hits both report whose triangle
+                           index matches the reference's (< 0: not applicable) */
 } measurement;
 
 typedef struct report {
@@ -24,6 +27,7 @@ typedef struct report {
     measurement *m;
     size_t count, cap;
     size_t failures;
+    size_t dirty; /* cases whose backend left the AVX upper halves in use */
 } report;
 
 void report_open(report *r, const char *csv_path, const char *label);
