@@ -123,9 +123,9 @@ demo:
 endif
 
 # ---- benchmark ---------------------------------------------------------------------------
-# bench/ links the library like any user would; the peers (textbook AoS quadratic, Bullet) are
-# built only into the benchmark. Bullet needs C++ and Debian's libbullet-dev for the target,
-# so it is part of native builds only.
+# bench/ links the library like any user would; the peers (textbook AoS quadratic and
+# sphere-triangle sweep, Bullet) are built only into the benchmark. Bullet needs C++ and
+# Debian's libbullet-dev for the target, so it is part of native builds only.
 BENCH_SRC := $(filter-out bench/bullet.cpp,$(wildcard bench/*.c))
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
 HOST_TARGET := $(shell cc -dumpmachine 2>/dev/null)
