@@ -83,9 +83,97 @@ static void case_force(const void *ctx)
     CHECK(toi_get_backend() == TOI_BACKEND_SCALAR, "rejected set changed the backend");
 }
 
+void group_dispatch_abi(void);
+
 void group_dispatch(void)
 {
     t_run("dispatch/names, versions, errors", case_names, NULL);
     t_run("dispatch/first-call pick", case_pick, NULL);
     t_run("dispatch/forcing backends", case_force, NULL);
+    group_dispatch_abi();
+}
+
+/* ---- the AVX upper state ----
+   A function that used 256-bit registers must return with their upper halves zeroed
+   (vzeroupper), or every legacy-SSE instruction the caller runs afterwards pays a state
+   transition. XGETBV with ECX = 1 reports the state in use (XINUSE bit 2: the upper halves),
+   where CPUID leaf 0xD, sub-leaf 1 says it is supported. */
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+static int xinuse_supported(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 27) & 1)) /* OSXSAVE */
+        return 0;
+    if (__get_cpuid_max(0, NULL) < 0xd)
+        return 0;
+    __cpuid_count(0xd, 1, a, b, c, d);
+    return (a >> 2) & 1;
+}
+
+static int upper_dirty(void)
+{
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+    return (lo >> 2) & 1;
+}
+
+static void case_upper_state(const void *ctx)
+{
+    (void)ctx;
+    if (!toi_backend_available(TOI_BACKEND_AVX2) || !xinuse_supported()) {
+        printf("    no AVX2 backend or no XINUSE on this CPU: nothing to check\n");
+        return;
+    }
+    enum { N = 19 };
+    float f[16][N];
+    for (int k = 0; k < 16; k++)
+        for (int i = 0; i < N; i++)
+            f[k][i] = (float)((i * 7 + k * 3) % 11) - 5.0f;
+    for (int i = 0; i < N; i++)
+        f[6][i] = f[15][i] = 0.5f; /* radii */
+    toi_spheres s = {f[0], f[1], f[2], f[3], f[4], f[5], f[6]};
+    toi_spheres s2 = {f[9], f[10], f[11], f[12], f[13], f[14], f[15]};
+    toi_triangles tri = {f[0], f[1], f[2], f[7], f[8], f[9], f[10], f[11], f[12]};
+    float o[8][N];
+    uint32_t idx[N], index[N];
+    uint8_t feature[N];
+    for (int i = 0; i < N; i++)
+        idx[i] = (uint32_t)(N - 1 - i);
+    toi_hits h = {o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], index, feature};
+    toi_plane pl = {0, 0, 1, 0};
+    float mx[N], my[N], mz[N], mvx[N], mvy[N], mvz[N];
+    toi_motion m = {mx, my, mz, mvx, mvy, mvz, NULL, NULL, NULL};
+    CHECK(toi_set_backend(TOI_BACKEND_AVX2) == TOI_OK, "force avx2");
+    static const char *const names[] = {"toi_sweep_spheres", "toi_sweep_sphere_pairs",
+                                        "toi_sweep_spheres_plane", "toi_sweep_spheres_triangles",
+                                        "toi_sweep_sphere_triangle_pairs",
+                                        "toi_sweep_spheres_triangle_set", "toi_respond"};
+    for (int q = 0; q < 7; q++) {
+        ptrdiff_t r = 0;
+        for (int i = 0; i < N; i++)
+            mx[i] = f[0][i], my[i] = f[1][i], mz[i] = f[2][i], mvx[i] = f[3][i],
+            mvy[i] = f[4][i], mvz[i] = f[5][i];
+        switch (q) {
+        case 0: r = toi_sweep_spheres(N, &s, &s2, 0, &h); break;
+        case 1: r = toi_sweep_sphere_pairs(N, idx, idx, N, &s, TOI_ALL_OVERLAPS, &h); break;
+        case 2: r = toi_sweep_spheres_plane(N, &s, &pl, 0, &h); break;
+        case 3: r = toi_sweep_spheres_triangles(N, &s2, &tri, 0, &h); break;
+        case 4: r = toi_sweep_sphere_triangle_pairs(N, idx, idx, N, &s2, N, &tri, 0, &h); break;
+        case 5: r = toi_sweep_spheres_triangle_set(N, &s2, N, &tri, 0, &h); break;
+        default: r = toi_respond(N, &m, &h, 0.5f, 0.0f); break;
+        }
+        CHECK(r >= 0, "%s failed: %td", names[q], r);
+        CHECK(!upper_dirty(), "%s (avx2) returned with the YMM upper halves in use", names[q]);
+    }
+    toi_set_backend(TOI_BACKEND_AUTO);
+}
+#endif
+
+void group_dispatch_abi(void)
+{
+#if defined(__x86_64__)
+    t_run("dispatch/avx2 kernels return with clean YMM upper state", case_upper_state, NULL);
+#endif
 }
