@@ -213,6 +213,45 @@ static void case_plane_range(const void *ctx)
     t_spheres_free(&s);
 }
 
+/* An edge 2^-40 the size of the query, 2^112 from a sphere of radius 2^94 that passes it: a
+   miss. The edge's discriminant, a product of scaled squares, underflowed to -0 and counted
+   as a touching path (found by this group: the set kernels' box test skipped the triangle,
+   the plain loop did not, so the backends differed). */
+static void case_tiny_edge(const void *ctx)
+{
+    const t_impl *im = ctx;
+    t_sph s;
+    t_tri tr;
+    t_hits h;
+    t_spheres_alloc(&s, 1);
+    t_tri_alloc(&tr, 1);
+    t_hits_alloc(&h, 1);
+    const float sv[7] = {-0x1.1fe58p-100f, -0x1.34dd98p+112f, 0x1.1b0d48p+114f,
+                         -0x1.4f2e18p-98f, -0x1.fe7e2p-100f, -0x1.4f195cp+114f, 0x1.9dffdp+94f};
+    const float tv[9] = {0x1.33c316p+76f, -0x1.7cd2ccp+69f, -0x1.fcbep-102f,
+                         0x1.ae9d98p-98f, 0x1.36eeep-99f,  0x1.ca4b1p-98f,
+                         -0x1.05d1dp-100f, 0x1.924e7p-98f, -0x1.fdfa3ap-54f};
+    for (int c = 0; c < 7; c++)
+        s.f[c][0] = sv[c];
+    for (int c = 0; c < 9; c++)
+        tr.f[c][0] = tv[c];
+    const uint32_t zero = 0;
+    for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
+        for (int q = 0; q < 3; q++) {
+            t_hits_fill(&h, 0xA5);
+            ptrdiff_t r = q == 0   ? t_tris(im, 1, &s.s, &tr.t, flags, &h.h)
+                          : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s.s, 1, &tr.t, flags,
+                                                 &h.h)
+                                   : t_tri_set(im, 1, &s.s, 1, &tr.t, flags, &h.h);
+            CHECK(r == 0 && h.f[0][0] == TOI_NO_HIT, "query %d flags %u: returned %td, t = %a "
+                  "(feature %u), want a miss", q, flags, r, h.f[0][0], h.feature[0]);
+        }
+    }
+    t_hits_free(&h);
+    t_tri_free(&tr);
+    t_spheres_free(&s);
+}
+
 void group_magnitude(void)
 {
     char name[128];
@@ -226,5 +265,8 @@ void group_magnitude(void)
         t_run(name, case_sphere_range, &t_impls[i]);
         snprintf(name, sizeof name, "magnitude/plane range edges/%s", t_impls[i].name);
         t_run(name, case_plane_range, &t_impls[i]);
+        snprintf(name, sizeof name, "magnitude/triangle edge 2^-40 of the query/%s",
+                 t_impls[i].name);
+        t_run(name, case_tiny_edge, &t_impls[i]);
     }
 }

@@ -149,12 +149,15 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
         float c = dot3(w, w) - rr * ee[k];
         float b = dot3(u, w);
         float g = dot3(u, V0);
-        float disc = ee[k] * (au * rr - g * g);
+        /* The sign of the discriminant is h's: the product with ee can underflow to -0 for
+           an edge far smaller than the query, which must not pass for a touching path. */
+        float h = au * rr - g * g;
+        float disc = ee[k] * h;
         float t = c / (sqrtf(disc) + b);
         const float P[3] = {t * v[0], t * v[1], t * v[2]};
         float d[3] = {P[0] - V0[0], P[1] - V0[1], P[2] - V0[2]};
         sn[k] = dot3(d, e);
-        tc[3 + k] = (edge_ok && c > 0.0f && b > 0.0f && disc >= 0.0f && t <= 1.0f &&
+        tc[3 + k] = (edge_ok && c > 0.0f && b > 0.0f && h >= 0.0f && t <= 1.0f &&
                      sn[k] >= 0.0f && sn[k] <= ee[k]) ? t : INFINITY;
         float d0[3] = {0.0f - V0[0], 0.0f - V0[1], 0.0f - V0[2]};
         float sn0 = dot3(d0, e);

@@ -100,12 +100,13 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
         vf c = vsub(v3dot(w, w), vmul(rr, ee[k]));
         vf b = v3dot(u, w);
         vf g = v3dot(u, V0);
-        vf disc = vmul(ee[k], vsub(vmul(au, rr), vmul(g, g)));
+        vf h = vsub(vmul(au, rr), vmul(g, g));
+        vf disc = vmul(ee[k], h);
         vf t = vdiv(c, vadd(vsqrt(disc), b));
         v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
         sn[k] = v3dot(v3sub(P, V0), e);
         vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
-                     mand(mand(vge(disc, zero), vle(t, one)),
+                     mand(mand(vge(h, zero), vle(t, one)),
                           mand(vge(sn[k], zero), vle(sn[k], ee[k]))));
         tc[3 + k] = vsel(ok, t, inf);
         vf sn0 = v3dot(v3sub(O, V0), e);
