@@ -51,7 +51,11 @@ int main(int argc, char **argv)
             t_batch b;
             t_batch_make(&b, f, n, n, 0x5eed + (uint64_t)si * 131 + (uint64_t)fi);
             unsigned flags = si & 1 ? TOI_ALL_OVERLAPS : 0;
+            if ((f->flags & TOI_CULL_BACKFACES) && si % 4 >= 2)
+                flags |= TOI_CULL_BACKFACES;
             unsigned outmask = si % 3 == 0 ? 0xff : si % 3 == 1 ? 0x00 : 0x47;
+            if (f->inout) /* which optional input groups are given */
+                outmask = (unsigned)(si + 3) % 4;
             size_t len = t_fuzz_encode(f, &b.a, n, flags, outmask, buf, sizeof buf);
             if (len)
                 write_seed(dir, f->name, k++, buf, len);
@@ -75,6 +79,16 @@ int main(int argc, char **argv)
                     if (len)
                         write_seed(dir, f->name, k++, buf, len);
                 }
+            /* each per-call value special in turn (for toi_respond: an invalid call) */
+            for (int a = 0; a < t_nparam(f) && si == 2 && f->pkind[a] != 'n'; a++) {
+                float keep = b.a.param[a];
+                uint32_t bits = special[(size_t)(a + k) % NSPECIAL];
+                memcpy(&b.a.param[a], &bits, 4);
+                len = t_fuzz_encode(f, &b.a, n, flags, 0xff, buf, sizeof buf);
+                if (len)
+                    write_seed(dir, f->name, k++, buf, len);
+                b.a.param[a] = keep;
+            }
             t_batch_free(&b);
         }
         printf("%s: %d seeds\n", f->name, k);

@@ -1,6 +1,7 @@
 /* families.c - the query families: one row per public query (see families.h) */
 #include "families.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,64 @@ static ptrdiff_t call_plane(const toi_kernels *k, size_t n, const t_args *a, uns
              : toi_sweep_spheres_plane(n, &s, &p, flags, out);
 }
 
+static toi_triangles tris_at(const float *const *f)
+{
+    return (toi_triangles){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]};
+}
+
+static ptrdiff_t call_tris(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                           const toi_hits *out)
+{
+    toi_spheres s = spheres_at(a->q);
+    toi_triangles t = tris_at(a->q + 7);
+    return k ? toi_sweep_spheres_triangles_on(k, n, &s, &t, flags, out)
+             : toi_sweep_spheres_triangles(n, &s, &t, flags, out);
+}
+
+static ptrdiff_t call_tri_pairs(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                                const toi_hits *out)
+{
+    toi_spheres s = spheres_at(a->set[0]);
+    toi_triangles t = tris_at(a->set[1]);
+    return k ? toi_sweep_sphere_triangle_pairs_on(k, n, a->idx[0], a->idx[1], a->nset[0], &s,
+                                                  a->nset[1], &t, flags, out)
+             : toi_sweep_sphere_triangle_pairs(n, a->idx[0], a->idx[1], a->nset[0], &s,
+                                               a->nset[1], &t, flags, out);
+}
+
+static ptrdiff_t call_tri_set(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                              const toi_hits *out)
+{
+    toi_spheres s = spheres_at(a->q);
+    toi_triangles t = tris_at(a->set[0]);
+    return k ? toi_sweep_spheres_triangle_set_on(k, n, &s, a->nset[0], &t, flags, out)
+             : toi_sweep_spheres_triangle_set(n, &s, a->nset[0], &t, flags, out);
+}
+
+/* toi_respond: q[0..8] the motion (x y z vx vy vz ux uy uz, updated in place), q[9..13] the
+   hits it reads (t nx ny nz depth), param[0..1] restitution and friction. */
+static ptrdiff_t call_respond(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                              const toi_hits *out)
+{
+    (void)flags;
+    (void)out;
+    float *w[9];
+    for (int j = 0; j < 9; j++)
+        w[j] = (float *)(uintptr_t)a->q[j];
+    toi_motion m = {w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]};
+    toi_hits h = {(float *)(uintptr_t)a->q[9], (float *)(uintptr_t)a->q[10],
+                  (float *)(uintptr_t)a->q[11], (float *)(uintptr_t)a->q[12], 0, 0, 0,
+                  (float *)(uintptr_t)a->q[13], 0, 0};
+    return k ? toi_respond_on(k, n, &m, &h, a->param[0], a->param[1])
+             : toi_respond(n, &m, &h, a->param[0], a->param[1]);
+}
+
+static int respond_invalid(const t_args *a)
+{
+    return !(a->param[0] >= 0.0f && a->param[0] <= 1.0f) ||
+           !(a->param[1] >= 0.0f && a->param[1] <= 1.0f);
+}
+
 /* Unit as a float vector can be: each component within [-1, 1], length 1 to about 1e-3. */
 static int unit_plane(const t_args *a)
 {
@@ -47,11 +106,25 @@ static int unit_plane(const t_args *a)
 }
 
 const t_family t_families[] = {
-    {.name = "spheres", .qkind = "pppvvvrpppvvvr", .normal_param = -1, .call = call_spheres},
+    {.name = "spheres", .qkind = "pppvvvrpppvvvr", .normal_param = -1,
+     .flags = TOI_ALL_OVERLAPS, .call = call_spheres},
     {.name = "pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppvvvr"},
-     .normal_param = -1, .call = call_pairs},
+     .normal_param = -1, .flags = TOI_ALL_OVERLAPS, .call = call_pairs},
     {.name = "plane", .qkind = "pppvvvr", .pkind = "nnnd", .normal_param = 0,
-     .precondition = unit_plane, .call = call_plane},
+     .precondition = unit_plane, .flags = TOI_ALL_OVERLAPS, .call = call_plane},
+    {.name = "triangles", .qkind = "pppvvvr" "pppoooooo", .normal_param = -1,
+     .writes_feature = 1, .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
+     .call = call_tris},
+    {.name = "tri_pairs", .qkind = "", .nidx = 2, .idx_set = {0, 1}, .nsets = 2,
+     .skind = {"pppvvvr", "pppoooooo"}, .normal_param = -1, .writes_feature = 1,
+     .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
+     .call = call_tri_pairs},
+    {.name = "tri_set", .qkind = "pppvvvr", .nsets = 1, .skind = {"pppoooooo"},
+     .normal_param = -1, .writes_index = 1, .index_set = 0, .writes_feature = 1,
+     .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL, .call = call_tri_set},
+    {.name = "respond", .qkind = "pppvvvvvv" "tnnnd", .pkind = "ee", .normal_param = -1,
+     .invalid = respond_invalid, .inout = 9, .optional = {0x1c0u, 0x2000u},
+     .call = call_respond},
 };
 const int t_nfamilies = (int)(sizeof t_families / sizeof t_families[0]);
 
@@ -92,6 +165,9 @@ float t_draw(uint64_t *s, char kind, int *ncomp)
     case 'r': return 0.2f + 1.3f * u;
     case 'n': return unit[(*ncomp)++ % 3];
     case 'd': return -1.0f + 2.0f * u;
+    case 'o': return -1.0f + 2.0f * u;
+    case 't': return u < 0.25f ? TOI_NO_HIT : (u - 0.25f) * (4.0f / 3.0f);
+    case 'e': return u;
     }
     return 0.0f;
 }
@@ -105,25 +181,62 @@ static void *batch_array(t_batch *b, size_t bytes)
     return p;
 }
 
+void t_fill(uint64_t *s, const char *kinds, float *const *arr, size_t n)
+{
+    int na = (int)strlen(kinds);
+    for (int k = 0; k < na; k++) {
+        int nc = 0;
+        for (size_t i = 0; i < n; i++)
+            arr[k][i] = t_draw(s, kinds[k] == 'n' ? 'o' : kinds[k], &nc);
+    }
+    for (int k = 0; k < na; k++) {
+        if (kinds[k] == 'o') {
+            int base = k - 3;
+            while (base >= 0 && kinds[base] != 'p')
+                base -= 3;
+            if (base >= 0)
+                for (size_t i = 0; i < n; i++)
+                    arr[k][i] += arr[base][i];
+        }
+        if (kinds[k] == 'n' && k + 2 < na && kinds[k + 1] == 'n' && kinds[k + 2] == 'n' &&
+            (k == 0 || kinds[k - 1] != 'n')) {
+            for (size_t i = 0; i < n; i++) {
+                float x = arr[k][i], y = arr[k + 1][i], z = arr[k + 2][i];
+                float l = sqrtf((x * x + y * y) + z * z);
+                if (!(l > 0.125f))
+                    x = 0.0f, y = 0.0f, z = 1.0f, l = 1.0f;
+                arr[k][i] = x / l, arr[k + 1][i] = y / l, arr[k + 2][i] = z / l;
+            }
+        }
+    }
+}
+
+ptrdiff_t t_call_io(const t_family *f, const toi_kernels *k, size_t n, const t_args *a,
+                    unsigned flags, const toi_hits *out, float *const *io)
+{
+    if (!f->inout)
+        return f->call(k, n, a, flags, out);
+    t_args c = *a;
+    for (int j = 0; j < f->inout; j++)
+        if (a->q[j]) {
+            memcpy(io[j], a->q[j], n * sizeof(float));
+            c.q[j] = io[j];
+        }
+    return f->call(k, n, &c, flags, NULL);
+}
+
 void t_batch_make(t_batch *b, const t_family *f, size_t n, size_t nset, uint64_t seed)
 {
     memset(b, 0, sizeof *b);
-    for (int k = 0; k < t_nq(f); k++) {
-        float *p = batch_array(b, n * sizeof(float));
-        int nc = 0;
-        for (size_t i = 0; i < n; i++)
-            p[i] = t_draw(&seed, f->qkind[k], &nc);
-        b->a.q[k] = p;
-    }
+    float *arr[T_MAXARR];
+    for (int k = 0; k < t_nq(f); k++)
+        b->a.q[k] = arr[k] = batch_array(b, n * sizeof(float));
+    t_fill(&seed, f->qkind, arr, n);
     for (int s = 0; s < f->nsets; s++) {
         b->a.nset[s] = nset;
-        for (int k = 0; k < t_nset_arrays(f, s); k++) {
-            float *p = batch_array(b, nset * sizeof(float));
-            int nc = 0;
-            for (size_t i = 0; i < nset; i++)
-                p[i] = t_draw(&seed, f->skind[s][k], &nc);
-            b->a.set[s][k] = p;
-        }
+        for (int k = 0; k < t_nset_arrays(f, s); k++)
+            b->a.set[s][k] = arr[k] = batch_array(b, nset * sizeof(float));
+        t_fill(&seed, f->skind[s], arr, nset);
     }
     for (int k = 0; k < f->nidx; k++) {
         uint32_t *p = batch_array(b, n * sizeof(uint32_t));

@@ -24,8 +24,11 @@ typedef struct t_args {
 } t_args;
 
 /* What each float array holds, so harnesses can draw meaningful values for it:
-   'p' a coordinate, 'v' a displacement, 'r' a radius, 'n' a unit-normal component,
-   'd' a plane offset. */
+   'p' a coordinate, 'v' a displacement, 'r' a radius, 'n' a unit-normal component (three
+   'n' arrays in a row are one unit vector per element), 'd' a plane offset or a depth,
+   'o' a coordinate drawn as a small offset from the same component of the nearest 'p'
+   array 3, 6, ... before it (a triangle's vertices b and c near its vertex a), 't' a hit
+   time (in [0, 1] or TOI_NO_HIT), 'e' a coefficient in [0, 1] (restitution, friction). */
 typedef struct t_family {
     const char *name;   /* also the fuzz target's name: fuzz_<name> */
     const char *qkind;  /* one letter per per-query float array */
@@ -43,7 +46,19 @@ typedef struct t_family {
        unit vector); NULL: always. When not, results must still be bit-identical on every
        backend and well-formed, but may hold NaN or Inf. */
     int (*precondition)(const t_args *a);
-    /* k = NULL: the public function, on whatever backend is active. */
+    /* Flags that mean something to this query: harnesses try every subset of them. */
+    unsigned flags;
+    /* Whether the per-call values make the call invalid (TOI_EINVAL, nothing written) though
+       every pointer is given; NULL: never. */
+    int (*invalid)(const t_args *a);
+    /* Rows that update arrays in place (toi_respond): the first `inout` per-query arrays are
+       read and rewritten by the call, which has no toi_hits (call gets out = NULL and ignores
+       flags); its results are those arrays and the count. optional[g]: a group of per-query
+       arrays (bit k = q[k]) that may all be NULL together. */
+    int inout;
+    uint32_t optional[2];
+    /* k = NULL: the public function, on whatever backend is active. The const of a->q[k],
+       k < inout, is cast away: those arrays must be writable. */
     ptrdiff_t (*call)(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
                       const toi_hits *out);
 } t_family;
@@ -65,6 +80,16 @@ static inline int t_nparam(const t_family *f)
 /* A value of the given kind from the generator state *s (normals: the components of one
    fixed unit vector, in turn through *ncomp), for batches whose queries partly hit. */
 float t_draw(uint64_t *s, char kind, int *ncomp);
+
+/* Draws the arrays of the given kinds (n elements each, in order array by array, element by
+   element), then derives the 'o' and 'n' arrays as described above. */
+void t_fill(uint64_t *s, const char *kinds, float *const *arr, size_t n);
+
+/* Calls a row on copies of its in-place arrays: io[k] (n floats each, k < f->inout) receive
+   a->q[k] (when not NULL) and are then updated; a->q is left alone. For other rows the same
+   as f->call. */
+ptrdiff_t t_call_io(const t_family *f, const toi_kernels *k, size_t n, const t_args *a,
+                    unsigned flags, const toi_hits *out, float *const *io);
 
 /* A batch of n queries (and nset members per set) in malloc'ed arrays, drawn by kind. */
 typedef struct t_batch {

@@ -1,11 +1,15 @@
 /* fuzzcheck.c - decode a fuzz input into a call of one query family and check it on every
    backend. Input layout (floats are any 4 bytes, so NaN, Inf, denormals and every magnitude
    occur):
-     byte 0  flags: bit 0 TOI_ALL_OVERLAPS; bit 6 adds an undefined flag bit (TOI_EINVAL)
+     byte 0  flags: bit 0 TOI_ALL_OVERLAPS, bit 1 TOI_CULL_BACKFACES; bit 6 adds an undefined
+             flag bit (TOI_EINVAL)
      byte 1  outputs requested besides t: bit k-1 output k (nx ny nz px py pz depth),
-             bit 7 index and feature
+             bit 7 index and feature; for rows updating arrays in place (toi_respond): bit g
+             passes the optional input group g (velocity, depth), else those are NULL
      byte 2  members of each set (0..255)
-     byte 3  bit 0: index bytes may exceed a set (TOI_EINVAL when one does)
+     byte 3  bit 0: index bytes may exceed a set (TOI_EINVAL when one does); bit 1: per-call
+             coefficients ('e': restitution, friction) taken as they are, else folded into
+             [0, 1]
      then    the per-call floats, then each set's arrays, then per query: its floats and one
              byte per index array; n = what the remaining bytes hold, at most T_FUZZ_MAXN. */
 #include "fuzzcheck.h"
@@ -152,12 +156,120 @@ static const char *invariants(const t_family *f, const t_args *a, const fout *o,
                     return fail(msg, len, "query %zu: index %u (set of %zu, %s)", i, ix, m,
                                 hit ? "hit" : "miss");
             }
-            if (f->writes_feature && hit && !(o->feature[i] < f->feature_limit))
-                return fail(msg, len, "query %zu: feature %u", i, o->feature[i]);
+            if (f->writes_feature &&
+                (hit ? !(o->feature[i] < f->feature_limit) : o->feature[i] != TOI_FEATURE_NONE))
+                return fail(msg, len, "query %zu: feature %u (%s)", i, o->feature[i],
+                            hit ? "hit" : "miss");
         }
     }
     if (ret != (ptrdiff_t)hits)
         return fail(msg, len, "returned %td but %zu queries hit", ret, hits);
+    return NULL;
+}
+
+/* ---- rows that update arrays in place (toi_respond) ---- */
+
+static float fold_unit(float v)
+{
+    v = fabsf(v);
+    return v <= 1.0f ? v : (float)(fbits(v) & 0x7fffffu) * 0x1p-23f;
+}
+
+/* toi_respond's contract on the reference's results: a sphere is left entirely unchanged or
+   all its results are finite; a changed miss (t outside [0, 1]) moved by its displacement,
+   which is then 0, and kept its velocity; every changed hit counts, and only hits count. */
+static const char *respond_invariants(const t_args *a, float (*io)[T_FUZZ_MAXN + 1], size_t n,
+                                      ptrdiff_t ret, char *msg, size_t len)
+{
+    static const char *const names[9] = {"x", "y", "z", "vx", "vy", "vz", "ux", "uy", "uz"};
+    size_t in_range = 0, changed_hits = 0;
+    int vel = a->q[6] != NULL;
+    for (size_t i = 0; i < n; i++) {
+        float t = a->q[9][i];
+        int hit = t >= 0.0f && t <= 1.0f, changed = 0;
+        in_range += (size_t)hit;
+        for (int k = 0; k < (vel ? 9 : 6); k++)
+            changed |= fbits(io[k][i]) != fbits(a->q[k][i]);
+        if (!changed)
+            continue;
+        for (int k = 0; k < (vel ? 9 : 6); k++)
+            if (!isfinite(io[k][i]))
+                return fail(msg, len, "sphere %zu: %s = %.9g, not finite, yet the sphere was "
+                            "updated", i, names[k], io[k][i]);
+        if (hit) {
+            changed_hits++;
+            continue;
+        }
+        for (int k = 0; k < 3; k++) {
+            float want = a->q[k][i] + a->q[k + 3][i];
+            if (fbits(io[k][i]) != fbits(want) || io[k + 3][i] != 0.0f)
+                return fail(msg, len, "sphere %zu (miss, t = %.9g): %s = %.9g, %s = %.9g", i,
+                            t, names[k], io[k][i], names[k + 3], io[k + 3][i]);
+            if (vel && fbits(io[k + 6][i]) != fbits(a->q[k + 6][i]))
+                return fail(msg, len, "sphere %zu (miss): %s changed", i, names[k + 6]);
+        }
+    }
+    if (ret < (ptrdiff_t)changed_hits || ret > (ptrdiff_t)in_range)
+        return fail(msg, len, "returned %td: %zu hits were updated, %zu have t in [0, 1]", ret,
+                    changed_hits, in_range);
+    return NULL;
+}
+
+static const char *fuzz_inout(const t_family *f, t_args *a, size_t n, unsigned outmask,
+                              const toi_kernels *const *tables, int nt, char *msg,
+                              size_t msglen)
+{
+    static float io[2][T_MAXARR][T_FUZZ_MAXN + 1];
+    for (int g = 0; g < 2; g++)
+        if (!(outmask >> g & 1))
+            for (int k = 0; k < t_nq(f); k++)
+                if (f->optional[g] >> k & 1)
+                    a->q[k] = NULL;
+    int invalid = f->invalid && f->invalid(a);
+    ptrdiff_t want_ret = 0;
+    for (int b = 0; b < nt; b++) {
+        float(*o)[T_FUZZ_MAXN + 1] = io[b ? 1 : 0];
+        memset(o, SENT, sizeof io[0]);
+        float *ptr[T_MAXARR];
+        for (int k = 0; k < f->inout; k++)
+            ptr[k] = o[k];
+        ptrdiff_t r = t_call_io(f, tables[b], n, a, 0, NULL, ptr);
+        const char *name = tables[b]->name;
+        if (invalid || n == 0) {
+            ptrdiff_t want = invalid ? TOI_EINVAL : 0;
+            if (r != want)
+                return fail(msg, msglen, "%s: returned %td for a call that must return %td",
+                            name, r, want);
+        }
+        for (int k = 0; k < f->inout; k++)
+            for (size_t i = 0; i <= n; i++) {
+                uint32_t g = fbits(o[k][i]), want;
+                if (i == n || !a->q[k])
+                    want = SENT * 0x01010101u;
+                else if (invalid || b == 0)
+                    want = fbits(a->q[k][i]); /* the input copy, or rewritten by the call */
+                else
+                    want = fbits(io[0][k][i]);
+                if (b == 0 && !invalid && i < n && a->q[k])
+                    continue; /* the reference's own results: checked below */
+                if (g != want)
+                    return fail(msg, msglen, "%s: array %d [%zu] = 0x%08x, want 0x%08x%s",
+                                name, k, i, g, want,
+                                i == n || !a->q[k] ? " (untouched)"
+                                : invalid          ? " (unchanged: invalid call)"
+                                                   : " (the scalar reference's)");
+            }
+        if (invalid || n == 0)
+            continue;
+        if (b == 0) {
+            const char *e = respond_invariants(a, o, n, r, msg, msglen);
+            if (e)
+                return e;
+            want_ret = r;
+        } else if (r != want_ret) {
+            return fail(msg, msglen, "%s: returned %td, scalar %td", name, r, want_ret);
+        }
+    }
     return NULL;
 }
 
@@ -168,8 +280,9 @@ const char *t_fuzz_one(const t_family *f, const uint8_t *data, size_t size, char
     static fout ref, got;
     if (size < HDR)
         return NULL;
-    unsigned flags = (data[0] & 1) ? TOI_ALL_OVERLAPS : 0;
-    int bad_flag = (data[0] >> 6) & 1;
+    unsigned flags = ((data[0] & 1) ? TOI_ALL_OVERLAPS : 0) |
+                     ((data[0] & 2) ? TOI_CULL_BACKFACES : 0);
+    int bad_flag = (data[0] >> 6) & 1 && !f->inout;
     if (bad_flag)
         flags |= 1u << (8 + (data[0] >> 1 & 7));
     unsigned outmask = data[1];
@@ -184,8 +297,11 @@ const char *t_fuzz_one(const t_family *f, const uint8_t *data, size_t size, char
         need += m * (size_t)t_nset_arrays(f, s) * 4;
     if ((size_t)(end - p) < need)
         return NULL;
-    for (int k = 0; k < t_nparam(f); k++)
+    for (int k = 0; k < t_nparam(f); k++) {
         a.param[k] = take_float(&p);
+        if (f->pkind[k] == 'e' && !(data[3] & 2))
+            a.param[k] = fold_unit(a.param[k]);
+    }
     for (int s = 0; s < f->nsets; s++) {
         a.nset[s] = m;
         for (int k = 0; k < t_nset_arrays(f, s); k++) {
@@ -216,6 +332,8 @@ const char *t_fuzz_one(const t_family *f, const uint8_t *data, size_t size, char
 
     const toi_kernels *tables[8];
     int nt = t_kernel_tables(tables, 8);
+    if (f->inout)
+        return fuzz_inout(f, &a, n, outmask, tables, nt, msg, msglen);
     int invalid = bad_flag || (n > 0 && bad_index);
     ptrdiff_t want_ret = 0;
     for (int b = 0; b < nt; b++) {
@@ -262,10 +380,14 @@ size_t t_fuzz_encode(const t_family *f, const t_args *a, size_t n, unsigned flag
         need += m * (size_t)t_nset_arrays(f, s) * 4;
     if (need > cap || n > T_FUZZ_MAXN || m > 255)
         return 0;
-    buf[0] = (flags & TOI_ALL_OVERLAPS) ? 1 : 0;
+    buf[0] = (uint8_t)(((flags & TOI_ALL_OVERLAPS) ? 1 : 0) |
+                       ((flags & TOI_CULL_BACKFACES) ? 2 : 0));
     buf[1] = (uint8_t)outmask;
     buf[2] = (uint8_t)m;
     buf[3] = 0;
+    for (int k = 0; k < t_nparam(f); k++)
+        if (f->pkind[k] == 'e' && fold_unit(a->param[k]) != a->param[k])
+            buf[3] = 2; /* as they are: an invalid call */
     for (int k = 0; k < t_nparam(f); k++, len += 4)
         memcpy(buf + len, &a->param[k], 4);
     for (int s = 0; s < f->nsets; s++)

@@ -375,7 +375,23 @@ static void case_bad_calls_families(const void *ctx)
         if (im->via_api)
             toi_set_backend(im->k->id);
         const toi_kernels *k = im->via_api ? NULL : im->k;
-        for (unsigned bit = 0; bit < 32; bit++) {
+        /* per-call values out of their range (toi_respond's restitution and friction) */
+        for (int pk = 0; pk < t_nparam(f) && f->invalid; pk++) {
+            static const float bad[3] = {-0.25f, 1.5f, NAN};
+            for (int v = 0; v < 3 && f->pkind[pk] == 'e'; v++) {
+                float keep = b.a.param[pk], before[T_MAXARR][11];
+                for (int j = 0; j < f->inout; j++)
+                    memcpy(before[j], b.a.q[j], n * sizeof(float));
+                b.a.param[pk] = bad[v];
+                CHECK(f->invalid(&b.a) && f->call(k, n, &b.a, 0, NULL) == TOI_EINVAL,
+                      "%s: value %d = %g", f->name, pk, bad[v]);
+                for (int j = 0; j < f->inout; j++)
+                    CHECK(memcmp(b.a.q[j], before[j], n * sizeof(float)) == 0,
+                          "%s: array %d written on a bad value", f->name, j);
+                b.a.param[pk] = keep;
+            }
+        }
+        for (unsigned bit = 0; bit < 32 && !f->inout; bit++) {
             if ((1u << bit) & TOI_FLAGS_ALL)
                 continue;
             t_hits_fill(&h, 0xA5);
@@ -402,7 +418,8 @@ static void case_bad_calls_families(const void *ctx)
                 }
         }
         t_hits_fill(&h, 0xA5);
-        CHECK(f->call(k, n, &b.a, 0, &h.h) >= 0, "%s: the good call fails", f->name);
+        CHECK(f->call(k, n, &b.a, 0, f->inout ? NULL : &h.h) >= 0, "%s: the good call fails",
+              f->name);
         t_batch_free(&b);
     }
     t_hits_free(&h);

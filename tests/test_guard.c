@@ -1,7 +1,10 @@
 /* test_guard.c - guard pages: every query on every backend with each input and output array
    ending exactly where an inaccessible page begins (and one inaccessible before it), for every
-   batch size 0 .. 3 * width + 1, so any read or write past either end faults. A fault is
-   caught and reported as a failed check naming the query, backend and size. */
+   batch size 0 .. 3 * width + 1 (and every set size too for queries that traverse a whole
+   set), every subset of the flags that apply; inputs are read-only pages, so a write to one
+   faults as well. toi_respond, which updates its arrays in place, runs with each selection of
+   its optional inputs from the same state and must match the scalar reference bit for bit.
+   A fault is caught and reported as a failed check naming the query, backend and size. */
 #define _DEFAULT_SOURCE /* mmap, mprotect, sigaction, sigsetjmp */
 #include "families.h"
 #include "test.h"
@@ -40,6 +43,16 @@ static void *guard_alloc(guarded *g, size_t bytes)
     }
     g->p = g->map + ps + data - bytes;
     return g->p;
+}
+
+/* The array's pages read-only: an input the call must not write. */
+static void guard_seal(guarded *g)
+{
+    size_t ps = page_size();
+    if (g->maplen > 2 * ps && mprotect(g->map + ps, g->maplen - 2 * ps, PROT_READ) != 0) {
+        fprintf(stderr, "guard pages: mprotect failed\n");
+        exit(2);
+    }
 }
 
 static void guard_free(guarded *g)
@@ -86,6 +99,81 @@ static toi_hits select_outputs(const toi_hits *all, int sel)
 }
 #define NSEL 11
 
+/* A call in the fault-catching frame; -99 and a failed check on a fault. */
+static ptrdiff_t guarded_call(const guard_case *gc, size_t n, size_t nset, const t_args *a,
+                              unsigned flags, const toi_hits *o, int sel)
+{
+    const t_family *f = gc->fam;
+    ptrdiff_t got = -99;
+    int sig = sigsetjmp(fault_jump, 1);
+    if (sig == 0) {
+        in_call = 1;
+        if (gc->im->via_api) {
+            toi_set_backend(gc->im->k->id);
+            toi_note_backend(TOI_BACKEND_AUTO);
+            got = f->call(NULL, n, a, flags, o);
+            if (n)
+                CHECK(toi_last_backend() == gc->im->k->id, "forced %s but %s ran",
+                      gc->im->name, toi_backend_name(toi_last_backend()));
+        } else {
+            got = f->call(gc->im->k, n, a, flags, o);
+        }
+        in_call = 0;
+    } else {
+        in_call = 0;
+        CHECK(0, "n %zu (set %zu) flags %u outputs #%d: signal %d (access outside the arrays, "
+              "or a write to an input)", n, nset, flags, sel, sig);
+    }
+    return got;
+}
+
+/* A row that updates arrays in place (toi_respond): g[0 .. f->inout) are those arrays, at
+   guard pages and writable; the other inputs are sealed read-only. Each selection of the
+   optional input groups (present or NULL) runs from the same initial state and must leave
+   every array bit-identical to the scalar reference's run. */
+static void one_size_inout(const guard_case *gc, size_t n, const t_args *a0, guarded *g,
+                           int ng)
+{
+    const t_family *f = gc->fam;
+    float *orig[T_MAXARR], *ref[T_MAXARR];
+    for (int k = 0; k < f->inout; k++) {
+        orig[k] = malloc(n * sizeof(float) + 1);
+        ref[k] = malloc(n * sizeof(float) + 1);
+        if (!orig[k] || !ref[k])
+            abort();
+        memcpy(orig[k], a0->q[k], n * sizeof(float));
+    }
+    for (int sel = 0; sel < 4; sel++) {
+        t_args a = *a0;
+        for (int grp = 0; grp < 2; grp++)
+            if (sel >> grp & 1)
+                for (int k = 0; k < t_nq(f); k++)
+                    if (f->optional[grp] >> k & 1)
+                        a.q[k] = NULL;
+        for (int k = 0; k < f->inout; k++) {
+            memcpy((float *)g[k].p, orig[k], n * sizeof(float));
+            if (!a.q[k])
+                memcpy(ref[k], orig[k], n * sizeof(float)); /* not passed: unchanged */
+        }
+        ptrdiff_t want = t_call_io(f, t_impls[0].k, n, &a, 0, NULL, ref);
+        ptrdiff_t got = guarded_call(gc, n, 0, &a, 0, NULL, sel);
+        CHECK(got == want, "n %zu optional inputs #%d: returned %td, scalar %td", n, sel, got,
+              want);
+        for (int k = 0; k < f->inout; k++)
+            for (size_t i = 0; i < n; i++) {
+                uint32_t bits = float_bits(((const float *)g[k].p)[i]);
+                CHECK(bits == float_bits(ref[k][i]), "n %zu optional inputs #%d: array %d "
+                      "[%zu] 0x%08x, scalar 0x%08x", n, sel, k, i, bits, float_bits(ref[k][i]));
+            }
+    }
+    for (int k = 0; k < f->inout; k++) {
+        free(orig[k]);
+        free(ref[k]);
+    }
+    while (ng--)
+        guard_free(&g[ng]);
+}
+
 static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
 {
     const t_family *f = gc->fam;
@@ -93,22 +181,15 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
     int ng = 0;
     t_args a;
     memset(&a, 0, sizeof a);
-    for (int k = 0; k < t_nq(f); k++) {
-        float *p = guard_alloc(&g[ng++], n * sizeof(float));
-        int nc = 0;
-        for (size_t i = 0; i < n; i++)
-            p[i] = t_draw(&r->s, f->qkind[k], &nc);
-        a.q[k] = p;
-    }
+    float *arr[T_MAXARR];
+    for (int k = 0; k < t_nq(f); k++)
+        a.q[k] = arr[k] = guard_alloc(&g[ng++], n * sizeof(float));
+    t_fill(&r->s, f->qkind, arr, n);
     for (int s = 0; s < f->nsets; s++) {
         a.nset[s] = nset;
-        for (int k = 0; k < t_nset_arrays(f, s); k++) {
-            float *p = guard_alloc(&g[ng++], nset * sizeof(float));
-            int nc = 0;
-            for (size_t i = 0; i < nset; i++)
-                p[i] = t_draw(&r->s, f->skind[s][k], &nc);
-            a.set[s][k] = p;
-        }
+        for (int k = 0; k < t_nset_arrays(f, s); k++)
+            a.set[s][k] = arr[k] = guard_alloc(&g[ng++], nset * sizeof(float));
+        t_fill(&r->s, f->skind[s], arr, nset);
     }
     for (int k = 0; k < f->nidx; k++) {
         uint32_t *p = guard_alloc(&g[ng++], n * sizeof(uint32_t));
@@ -121,6 +202,13 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
     int nc = 0;
     for (int k = 0; k < t_nparam(f); k++)
         a.param[k] = t_draw(&r->s, f->pkind[k], &nc);
+    /* every input read-only, but the arrays updated in place */
+    for (int k = f->inout; k < ng; k++)
+        guard_seal(&g[k]);
+    if (f->inout) {
+        one_size_inout(gc, n, &a, g, ng);
+        return;
+    }
 
     float *outf[T_NOUT];
     for (int k = 0; k < T_NOUT; k++)
@@ -135,7 +223,10 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
     t_hits_alloc(&ref, n);
     ptrdiff_t want = f->call(t_impls[0].k, n, &a, 0, &ref.h);
 
-    for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
+    /* every subset of the flags that apply to the query */
+    for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
+        if (flags & ~f->flags)
+            continue;
         if (flags) {
             t_hits_fill(&ref, 0xA5);
             want = f->call(t_impls[0].k, n, &a, flags, &ref.h);
@@ -146,27 +237,9 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
                 memset(outf[k], 0xA5, n * sizeof(float));
             memset(index, 0xA5, n * sizeof(uint32_t));
             memset(feature, 0xA5, n);
-            ptrdiff_t got = -99;
-            int sig = sigsetjmp(fault_jump, 1);
-            if (sig == 0) {
-                in_call = 1;
-                if (gc->im->via_api) {
-                    toi_set_backend(gc->im->k->id);
-                    toi_note_backend(TOI_BACKEND_AUTO);
-                    got = f->call(NULL, n, &a, flags, &o);
-                    if (n)
-                        CHECK(toi_last_backend() == gc->im->k->id, "forced %s but %s ran",
-                              gc->im->name, toi_backend_name(toi_last_backend()));
-                } else {
-                    got = f->call(gc->im->k, n, &a, flags, &o);
-                }
-                in_call = 0;
-            } else {
-                in_call = 0;
-                CHECK(0, "n %zu (set %zu) flags %u outputs #%d: signal %d (access outside the "
-                      "arrays)", n, nset, flags, sel, sig);
+            ptrdiff_t got = guarded_call(gc, n, nset, &a, flags, &o, sel);
+            if (got == -99)
                 continue;
-            }
             CHECK(got == want, "n %zu flags %u outputs #%d: returned %td, scalar %td", n, flags,
                   sel, got, want);
             /* Requested outputs hold the reference's bits; the others are untouched. */

@@ -29,6 +29,8 @@ static float draw_any(rng *r, char kind, int *nc, float common)
     switch (kind) {
     case 'r': return fabsf(v);
     case 'n': return unit[(*nc)++ % 3];
+    case 't': return rng_below(r, 2) ? rng_unit(r) : v; /* a hit time, or a miss */
+    case 'e': return rng_unit(r);                       /* restitution, friction */
     }
     return v;
 }
@@ -69,7 +71,9 @@ static void case_any_magnitude(const void *ctx)
         int nc = 0;
         for (int k = 0; k < t_nparam(f); k++)
             a.param[k] = draw_any(&r, f->pkind[k], &nc, common);
-        size_t len = t_fuzz_encode(f, &a, N, c & 1 ? TOI_ALL_OVERLAPS : 0, 0xff, buf, sizeof buf);
+        /* every flag subset that applies; rows updating in place: each optional input set */
+        unsigned flags = (unsigned)c & f->flags, outmask = f->inout ? (unsigned)c % 4 : 0xff;
+        size_t len = t_fuzz_encode(f, &a, N, flags, outmask, buf, sizeof buf);
         char msg[512];
         CHECK(len > 0, "cannot encode");
         if (len && t_fuzz_one(f, buf, len, msg, sizeof msg)) {
