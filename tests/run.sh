@@ -110,7 +110,7 @@ case "$NATIVE" in
 x86_64-*)
     for m in core2duo:scalar Nehalem:sse Haswell:avx2; do
         run "tests under qemu-x86_64 -cpu ${m%%:*} (expects ${m##*:})" \
-            TOI_TEST_EXPECT="${m##*:}" TOI_TEST_SCALE=0.2 \
+            TOI_TEST_EXPECT="${m##*:}" TOI_TEST_SCALE=0.05 \
             qemu-x86_64 -cpu "${m%%:*}" "$BIN"
     done
     ;;
@@ -142,7 +142,8 @@ if [ "${TOI_CHECKS:-1}" != 0 ]; then
     step "make cppcheck" make --no-print-directory cppcheck
     step "make test-sanitize (TOI_TEST_SCALE=0.1)" make --no-print-directory test-sanitize \
         TOI_TEST_SCALE=0.1
-    step "make test-valgrind" make --no-print-directory test-valgrind
+    step "make test-valgrind (TOI_TEST_SCALE=0.02)" make --no-print-directory test-valgrind \
+        TOI_TEST_SCALE=0.02
     step "make test-tsan" make --no-print-directory test-tsan
     step "make fuzz-smoke (6 s per family)" make --no-print-directory fuzz-smoke \
         FUZZ_SMOKE_SECONDS=6

@@ -10,6 +10,7 @@
 #endif
 
 #include <immintrin.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TOI_ISA avx2
@@ -20,6 +21,15 @@ typedef __m256 vm;   /* 8 lane masks: all bits set (true) or clear (false) */
 typedef __m256i vu;  /* 8 uint32 */
 
 #define TOI_VINLINE static inline __attribute__((always_inline))
+
+/* Every kernel returns through this: the YMM upper halves are cleared explicitly, since GCC
+   inserts vzeroupper only when optimising at -O2 and above, and a dirty upper state makes
+   every legacy-SSE instruction of the caller pay a transition. */
+TOI_VINLINE size_t vdone(size_t r)
+{
+    _mm256_zeroupper();
+    return r;
+}
 
 TOI_VINLINE vf vload(const float *p) { return _mm256_loadu_ps(p); }
 TOI_VINLINE void vstore(float *p, vf a) { _mm256_storeu_ps(p, a); }

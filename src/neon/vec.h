@@ -16,6 +16,7 @@
 #error "src/neon is built for aarch64, or on x86 through SIMDe with -DTOI_NEON_SIMDE"
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define TOI_ISA neon
@@ -26,6 +27,9 @@ typedef uint32x4_t vm;   /* 4 lane masks: all bits set (true) or clear (false) *
 typedef uint32x4_t vu;   /* 4 uint32 */
 
 #define TOI_VINLINE static inline __attribute__((always_inline))
+
+/* Every kernel returns through this (the AVX2 layer clears the YMM upper halves there). */
+TOI_VINLINE size_t vdone(size_t r) { return r; }
 
 TOI_VINLINE vf vload(const float *p) { return vld1q_f32(p); }
 TOI_VINLINE void vstore(float *p, vf a) { vst1q_f32(p, a); }

@@ -59,5 +59,5 @@ size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *S, const toi_pla
 #define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
-    return hits;
+    return vdone(hits);
 }

@@ -86,5 +86,5 @@ size_t TOI_FN(respond)(size_t n, const toi_motion *m, const toi_hits *h, float r
 #define BLOCK(i, cnt, f) respond_block(m, h, e, kt, i, cnt, f)
     TOI_BATCH(n, vel, BLOCK);
 #undef BLOCK
-    return hits;
+    return vdone(hits);
 }

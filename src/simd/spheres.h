@@ -90,7 +90,7 @@ size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *A, const toi_spheres *
 #define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
-    return hits;
+    return vdone(hits);
 }
 
 TOI_VINLINE size_t pairs_block(const uint32_t *ia, const uint32_t *ib, const toi_spheres *S,
@@ -115,5 +115,5 @@ size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *
 #define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
-    return hits;
+    return vdone(hits);
 }

@@ -287,7 +287,7 @@ size_t TOI_FN(sweep_spheres_triangles)(size_t n, const toi_spheres *S, const toi
 #define BLOCK(i, cnt, f) spheres_triangles_block(S, T, all_overlaps, cull_on, out, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
-    return hits;
+    return vdone(hits);
 }
 
 TOI_VINLINE size_t tri_list_block(const uint32_t *is, const uint32_t *it, const toi_spheres *S,
@@ -315,7 +315,7 @@ size_t TOI_FN(sweep_sphere_triangle_pairs)(size_t n, const uint32_t *is, const u
 #define BLOCK(i, cnt, f) tri_list_block(is, it, S, T, all_overlaps, cull_on, out, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
-    return hits;
+    return vdone(hits);
 }
 
 /* compare-and-select minimum and maximum (NaN lanes are never rejected by the box test
@@ -456,5 +456,5 @@ size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *S, size_t
     size_t hits = 0;
     for (size_t i = 0; i < n; i++)
         hits += set_one(S, i, ntris, T, all_overlaps, cull_on, out, full);
-    return hits;
+    return vdone(hits);
 }

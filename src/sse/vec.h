@@ -7,6 +7,7 @@
 #endif
 
 #include <smmintrin.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TOI_ISA sse
@@ -17,6 +18,9 @@ typedef __m128 vm;   /* 4 lane masks: all bits set (true) or clear (false) */
 typedef __m128i vu;  /* 4 uint32 */
 
 #define TOI_VINLINE static inline __attribute__((always_inline))
+
+/* Every kernel returns through this (the AVX2 layer clears the YMM upper halves there). */
+TOI_VINLINE size_t vdone(size_t r) { return r; }
 
 TOI_VINLINE vf vload(const float *p) { return _mm_loadu_ps(p); }
 TOI_VINLINE void vstore(float *p, vf a) { _mm_storeu_ps(p, a); }
