@@ -256,6 +256,47 @@ static void case_tiny_edge(const void *ctx)
     t_spheres_free(&s);
 }
 
+/* A sliver 2^75 from the sphere's start, its normal almost +x, passed at ~2^75 by a path
+   along -y: a miss (the margin is ~2^61). Relative to the start, b and c round to the same
+   y and z, so the rounded triangle lies in a plane y = const that the path crosses; the
+   face test took the true triangle's normal with the rounded triangle's edges, whose
+   half-planes then accepted the crossing point: a face hit at t = 0x1.081cd4p-8 (found by
+   the fuzzer: the set kernels' box test skipped the triangle, the plain loop did not). */
+static void case_far_sliver(const void *ctx)
+{
+    const t_impl *im = ctx;
+    t_sph s;
+    t_tri tr;
+    t_hits h;
+    t_spheres_alloc(&s, 1);
+    t_tri_alloc(&tr, 1);
+    t_hits_alloc(&h, 1);
+    const float sv[7] = {0x1.13708p-41f, 0x1.25007ep+70f, 0x1.dab17ep+75f,
+                         -0x1.13108p-40f, -0x1.1c007ep+78f, -0x1.e3177cp-115f, 0x1.1d407ep-94f};
+    const float tv[9] = {0x1.19308p-4f, -0x1.44507cp-90f, -0x1.b6c17ep+67f,
+                         0x1.c9847ep-100f, -0x1.601c38p+1f, -0x1.e998dcp+0f,
+                         0x1.2c566cp+2f, -0x1.2c207ep+39f, -0x1.83717ep-118f};
+    for (int c = 0; c < 7; c++)
+        s.f[c][0] = sv[c];
+    for (int c = 0; c < 9; c++)
+        tr.f[c][0] = tv[c];
+    const uint32_t zero = 0;
+    for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
+        for (int q = 0; q < 3; q++) {
+            t_hits_fill(&h, 0xA5);
+            ptrdiff_t r = q == 0   ? t_tris(im, 1, &s.s, &tr.t, flags, &h.h)
+                          : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s.s, 1, &tr.t, flags,
+                                                 &h.h)
+                                   : t_tri_set(im, 1, &s.s, 1, &tr.t, flags, &h.h);
+            CHECK(r == 0 && h.f[0][0] == TOI_NO_HIT, "query %d flags %u: returned %td, t = %a "
+                  "(feature %u), want a miss", q, flags, r, h.f[0][0], h.feature[0]);
+        }
+    }
+    t_hits_free(&h);
+    t_tri_free(&tr);
+    t_spheres_free(&s);
+}
+
 void group_magnitude(void)
 {
     char name[128];
@@ -272,5 +313,8 @@ void group_magnitude(void)
         snprintf(name, sizeof name, "magnitude/triangle edge 2^-40 of the query/%s",
                  t_impls[i].name);
         t_run(name, case_tiny_edge, &t_impls[i]);
+        snprintf(name, sizeof name, "magnitude/sliver 2^75 away, passed at 2^75/%s",
+                 t_impls[i].name);
+        t_run(name, case_far_sliver, &t_impls[i]);
     }
 }

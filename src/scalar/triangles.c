@@ -22,15 +22,22 @@
    the closest point q0 of the triangle (the face foot when it projects inside, else the
    nearest of the three clamped edge points) gives the depth r - |q0|, and the sphere
    approaches when (p0 - q0).v < 0, i.e. q0.v > 0 (a centre on the triangle never does).
-   The face normal comes from the world coordinates in double (see tri_normal).
+   The face is that of the triangle the edges and vertices use - the relative vertices
+   rounded to float, within the accuracy margin of the true one: its normal is the cross
+   product of the float edges E[0] x -E[2], exact in double and rounded once (tri_normal),
+   so the plane holds all three vertices to about FLT_EPSILON |e| and the half-planes
+   N x e stand across it. (The true triangle's normal with the rounded edges does not
+   work: when rounding moves a vertex across a sliver's width, an edge can lie along that
+   normal and its half-plane turns anywhere, so the inside test accepted a point ~2^75 from
+   the triangle.) Culling alone uses the true triangle's normal (tri_normal on the world
+   coordinates), since a sliver's rounded triangle can face anywhere.
    Ties between pieces go to vertices, then edges, then the face, in index order.
    The SIMD kernels (src/simd/triangles.h) perform exactly these operations in this order. */
 
-/* The front normal (b - a) x (c - a) scaled by k^2 (k a power of two), from the world
-   coordinates in double: differences of floats and their products are exact there (or, for
-   wildly different magnitudes, rounded far below float precision), so each component is the
-   exact normal rounded about once. From relative coordinates in float, a sliver's normal -
-   and so culling - could point anywhere. */
+/* The front normal (b - a) x (c - a) of the triangle T scaled by k^2 (k a power of two),
+   in double: differences of floats and their products are exact there (or, for wildly
+   different magnitudes, rounded far below float precision), so each component is the exact
+   normal rounded about once. Computed in float, a sliver's normal could point anywhere. */
 static void tri_normal(const float T[9], float k, float N[3])
 {
     double e[3], f[3];
@@ -97,15 +104,27 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
     float rr = r * r;
     float a = dot3(v, v);
 
-    /* Edges k: V[k] -> V[k+1]; the front normal N = (b - a) x (c - a), scaled like them. */
+    /* Culling: the world triangle's front normal (b - a) x (c - a), scaled like the rest. */
+    if (flags & TOI_CULL_BACKFACES) {
+        float Nw[3];
+        tri_normal(T, s, Nw);
+        if (!(dot3(Nw, v) < 0.0f))
+            return;
+    }
+
+    /* Edges k: V[k] -> V[k+1]; the face normal N = E[0] x -E[2] of these float edges,
+       exact products in double and one rounding (tri_normal on 0, E[0], -E[2]), so plane
+       and edge half-planes describe one triangle. */
     float E[3][3], N[3];
     for (int k = 0; k < 3; k++)
         for (int j = 0; j < 3; j++)
             E[k][j] = V[(k + 1) % 3][j] - V[k][j];
-    tri_normal(T, s, N);
+    {
+        const float F[9] = {0.0f,     0.0f,     0.0f,     E[0][0], E[0][1], E[0][2],
+                            -E[2][0], -E[2][1], -E[2][2]};
+        tri_normal(F, 1.0f, N);
+    }
     float NN = dot3(N, N);
-    if ((flags & TOI_CULL_BACKFACES) && !(dot3(N, v) < 0.0f))
-        return;
 
     /* Face: unit normal n, signed distance s0 of the start, rate dv; ad, adv seen from the
        start's side. A triangle without area has no face (its edges and vertices remain). */

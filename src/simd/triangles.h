@@ -58,12 +58,23 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     vf rr = vmul(r, r);
     vf a = v3dot(v, v);
 
+    if (mbits(cull_on)) { /* culled: the world triangle's N.v >= 0 */
+        vf Nw[3];
+        vtri_normal(T, T + 3, T + 6, s, Nw);
+        const v3 Nc = {Nw[0], Nw[1], Nw[2]};
+        valid = mand(valid, vlt(v3dot(Nc, v), zero));
+    }
+
     v3 E[3] = {v3sub(V[1], V[0]), v3sub(V[2], V[1]), v3sub(V[0], V[2])};
-    vf Nw[3];
-    vtri_normal(T, T + 3, T + 6, s, Nw);
-    v3 N = {Nw[0], Nw[1], Nw[2]};
+    /* the face normal E[0] x -E[2] of the float edges, as the scalar's */
+    vf Nf[3];
+    {
+        const vf Z[3] = {zero, zero, zero}, Eb[3] = {E[0].x, E[0].y, E[0].z},
+                 Ec[3] = {vneg(E[2].x), vneg(E[2].y), vneg(E[2].z)};
+        vtri_normal(Z, Eb, Ec, one, Nf);
+    }
+    v3 N = {Nf[0], Nf[1], Nf[2]};
     vf NN = v3dot(N, N);
-    valid = mandnot(valid, mandnot(cull_on, vlt(v3dot(N, v), zero))); /* culled: N.v >= 0 */
 
     vm face_ok = vge(NN, min_dir2);
     vf ninv = vdiv(one, vsqrt(NN));
