@@ -75,10 +75,51 @@ static int inside(const float X[3], float V[3][3], float m[3][3])
     return in;
 }
 
+/* The early-outs below skip work, never change it: every value that is computed is computed
+   by the same operations in the same order as in the SIMD kernels, so a result that is
+   produced is bit for bit the same. They are of two kinds.
+
+   Exact skips: a piece's candidate time is +Inf as soon as one of its conditions (c > 0,
+   b > 0, disc >= 0, ...) fails, and those conditions are tested on the very values the full
+   computation would test, so the square root and division after them can be left out.
+
+   Separation rejects: the whole triangle is a miss (or, in a set, cannot hit at a time
+   earlier than the best so far) when the path up to tb = min(tmax, 1) stays farther than
+   r + TOI_BOX_MARGIN * size from it. internal.h explains the margin: the kernel's backward
+   error is below 64 * FLT_EPSILON * size, 2^9 times less, so any contact the kernel could
+   compute at a time t <= tb would put p(t) within r + 64 * FLT_EPSILON * size of the
+   triangle - which the reject has excluded. The separation is shown along a direction d
+   (the coordinate axes, then the unit face normal): the triangle's extent along d is the
+   interval spanned by its vertices' coordinates, the path's the one spanned by 0 and tb v.d,
+   and two convex sets whose projections onto a unit vector lie more than g apart are more
+   than g apart. The rounding of these few sums is ~FLT_EPSILON * size, also far below the
+   margin. (This is the box test of the SIMD set kernel, done per triangle, plus the same
+   test along the face normal.) */
+static int apart(float x0, float x1, float x2, float p, float g)
+{
+    float lo = x0 < x1 ? x0 : x1, hi = x0 < x1 ? x1 : x0;
+    lo = x2 < lo ? x2 : lo;
+    hi = x2 > hi ? x2 : hi;
+    float plo = p < 0.0f ? p : 0.0f, phi = p < 0.0f ? 0.0f : p;
+    return lo - phi > g || plo - hi > g;
+}
+
+/* The three edge normals m[k] = N x E[k] of the inside test, computed once when needed. */
+static void edge_normals(const float N[3], float E[3][3], float m[3][3], int *have)
+{
+    if (*have)
+        return;
+    for (int k = 0; k < 3; k++)
+        cross3(N, E[k], m[k]);
+    *have = 1;
+}
+
 /* One sphere (S: x y z vx vy vz r) against one triangle (T: ax ay az bx by bz cx cy cz).
-   On a hit res and *feat are set (res->t only unless full); on a miss they are left alone. */
+   On a hit res and *feat are set (res->t only unless full); on a miss they are left alone.
+   tmax: only a hit at t < tmax is wanted (a set's best so far; INFINITY for the exact
+   result): a triangle that certainly cannot hit before min(tmax, 1) may be left a miss. */
 void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flags, int full,
-                               toi_result *res, uint8_t *feat)
+                               float tmax, toi_result *res, uint8_t *feat)
 {
     float V[3][3], v[3] = {S[3], S[4], S[5]}, r = S[6];
     for (int k = 0; k < 3; k++)
@@ -94,6 +135,7 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
     size = size + r;
     if (!(size < TOI_MAX_SUM) || !(r >= 0.0f))
         return;
+
     float s = toi_scalar_pow2_scale(size);
     for (int k = 0; k < 3; k++)
         for (int j = 0; j < 3; j++)
@@ -101,6 +143,14 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
     for (int j = 0; j < 3; j++)
         v[j] = v[j] * s;
     r = r * s;
+
+    /* Separation reject along the axes, in the scaled units (size * s, exact, is ~1, so
+       the margin never underflows and the test's own rounding stays ~FLT_EPSILON). */
+    float tb = tmax < 1.0f ? tmax : 1.0f;
+    float g = r + TOI_BOX_MARGIN * (size * s);
+    for (int j = 0; j < 3; j++)
+        if (apart(V[0][j], V[1][j], V[2][j], tb * v[j], g))
+            return;
     float rr = r * r;
     float a = dot3(v, v);
 
@@ -133,61 +183,93 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
     float n[3] = {N[0] * ninv, N[1] * ninv, N[2] * ninv};
     float s0 = -dot3(V[0], n);
     float dv = dot3(v, n);
+    /* Separation reject along the unit normal. With a
+       face, NN is a normal float and n is a unit vector within a few roundings; the test
+       needs nothing else of n (not even that it is the triangle's exact normal). */
+    if (face_ok && apart(-s0, dot3(V[1], n), dot3(V[2], n), tb * dv, g))
+        return;
     int pos = s0 >= 0.0f;
     float ad = fabsf(s0);
     float adv = pos ? dv : -dv;
     float m[3][3];
-    for (int k = 0; k < 3; k++)
-        cross3(N, E[k], m[k]);
-    const float O[3] = {0.0f, 0.0f, 0.0f};
-    int in0 = inside(O, V, m);
+    int have_m = 0;
 
     /* The seven candidate times, +Inf where a piece is not entered in (0, 1]; and whether a
-       piece contains the start. Order: vertices A B C, edges AB BC CA, face. */
+       piece contains the start. Order: vertices A B C, edges AB BC CA, face. Each piece stops
+       at the first of its conditions that fails (an exact skip). */
     float tc[7], sn[3], ee[3];
     int overlap = 0;
     for (int k = 0; k < 3; k++) {
         float *P = V[k];
         float b = dot3(P, v);
         float c = dot3(P, P) - rr;
+        overlap |= c <= 0.0f;
+        tc[k] = INFINITY;
+        if (!(c > 0.0f && b > 0.0f))
+            continue;
         float cr[3];
         cross3(P, v, cr);
         float disc = a * rr - dot3(cr, cr);
+        if (!(disc >= 0.0f))
+            continue;
         float t = c / (sqrtf(disc) + b);
-        tc[k] = (c > 0.0f && b > 0.0f && disc >= 0.0f && t <= 1.0f) ? t : INFINITY;
-        overlap |= c <= 0.0f;
+        if (t <= 1.0f)
+            tc[k] = t;
     }
     for (int k = 0; k < 3; k++) {
         const float *V0 = V[k], *e = E[k];
         ee[k] = dot3(e, e);
-        int edge_ok = ee[k] >= TOI_MIN_DIR2;
+        tc[3 + k] = INFINITY;
+        sn[k] = 0.0f; /* read only for the edge entered, whose sn is set */
+        if (!(ee[k] >= TOI_MIN_DIR2))
+            continue; /* no edge: neither a time nor an overlap */
         float u[3], w[3];
         cross3(v, e, u);
         cross3(V0, e, w);
-        float au = dot3(u, u);
         float c = dot3(w, w) - rr * ee[k];
+        if (!(c > 0.0f)) {
+            /* inside the infinite cylinder at t = 0: an overlap when within the segment */
+            float d0[3] = {0.0f - V0[0], 0.0f - V0[1], 0.0f - V0[2]};
+            float sn0 = dot3(d0, e);
+            overlap |= c <= 0.0f && sn0 >= 0.0f && sn0 <= ee[k];
+            continue;
+        }
         float b = dot3(u, w);
-        float g = dot3(u, V0);
+        if (!(b > 0.0f))
+            continue;
+        float au = dot3(u, u);
+        float gg = dot3(u, V0);
         /* The sign of the discriminant is h's: the product with ee can underflow to -0 for
            an edge far smaller than the query, which must not pass for a touching path. */
-        float h = au * rr - g * g;
+        float h = au * rr - gg * gg;
         float disc = ee[k] * h;
+        if (!(h >= 0.0f))
+            continue;
         float t = c / (sqrtf(disc) + b);
+        if (!(t <= 1.0f))
+            continue;
         const float P[3] = {t * v[0], t * v[1], t * v[2]};
         float d[3] = {P[0] - V0[0], P[1] - V0[1], P[2] - V0[2]};
         sn[k] = dot3(d, e);
-        tc[3 + k] = (edge_ok && c > 0.0f && b > 0.0f && h >= 0.0f && t <= 1.0f &&
-                     sn[k] >= 0.0f && sn[k] <= ee[k]) ? t : INFINITY;
-        float d0[3] = {0.0f - V0[0], 0.0f - V0[1], 0.0f - V0[2]};
-        float sn0 = dot3(d0, e);
-        overlap |= edge_ok && c <= 0.0f && sn0 >= 0.0f && sn0 <= ee[k];
+        if (sn[k] >= 0.0f && sn[k] <= ee[k])
+            tc[3 + k] = t;
     }
-    {
+    tc[6] = INFINITY;
+    if (face_ok && ad > r && adv < 0.0f) {
         float t = (r - ad) / adv;
-        const float P[3] = {t * v[0], t * v[1], t * v[2]};
-        int in = inside(P, V, m);
-        tc[6] = (face_ok && ad > r && adv < 0.0f && t <= 1.0f && in) ? t : INFINITY;
-        overlap |= face_ok && ad <= r && in0;
+        if (t <= 1.0f) {
+            const float P[3] = {t * v[0], t * v[1], t * v[2]};
+            edge_normals(N, E, m, &have_m);
+            if (inside(P, V, m))
+                tc[6] = t;
+        }
+    }
+    int in0 = 0; /* the start projects inside; needed only for a face overlap */
+    if (face_ok && ad <= r) {
+        const float O[3] = {0.0f, 0.0f, 0.0f};
+        edge_normals(N, E, m, &have_m);
+        in0 = inside(O, V, m);
+        overlap |= in0;
     }
 
     float inv_s = 1.0f / s;
@@ -219,6 +301,11 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
             }
         }
         float d2f = s0 * s0;
+        if (face_ok && !(ad <= r)) { /* in0 not computed above */
+            const float O[3] = {0.0f, 0.0f, 0.0f};
+            edge_normals(N, E, m, &have_m);
+            in0 = inside(O, V, m);
+        }
         if (face_ok && in0 && d2f < best) {
             best = d2f;
             q[0] = 0.0f - s0 * n[0], q[1] = 0.0f - s0 * n[1], q[2] = 0.0f - s0 * n[2];
@@ -314,7 +401,7 @@ static size_t one_pair(const float S[7], const float T[9], unsigned flags, int f
     toi_result r;
     uint8_t feat = TOI_FEATURE_NONE;
     toi_scalar_miss(&r);
-    toi_scalar_sweep_triangle(S, T, flags, full, &r, &feat);
+    toi_scalar_sweep_triangle(S, T, flags, full, INFINITY, &r, &feat);
     toi_scalar_store(out, k, &r, full);
     if (out->feature)
         out->feature[k] = feat;
@@ -352,7 +439,10 @@ size_t toi_scalar_sweep_sphere_triangle_pairs(size_t n, const uint32_t *is, cons
 }
 
 /* The plain loop: the first triangle with a strictly earlier t wins; then the winner's
-   full result (the same function, so the same t). */
+   full result (the same function, so the same t). Each triangle is asked only for a hit
+   before the best so far (tmax = best: it may skip a triangle that cannot beat it), and the
+   scan stops at a hit at t = 0: no t is below +0 (every candidate time is a quotient of two
+   numbers of the same sign, or 0), so no later triangle could replace it. */
 size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, size_t ntris,
                                              const toi_triangles *tri, unsigned flags,
                                              const toi_hits *out)
@@ -364,12 +454,12 @@ size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, siz
         load_sphere(s, i, S);
         float best = TOI_NO_HIT;
         uint32_t win = UINT32_MAX;
-        for (size_t j = 0; j < ntris; j++) {
+        for (size_t j = 0; j < ntris && best != 0.0f; j++) {
             toi_result r;
             uint8_t feat;
             r.t = TOI_NO_HIT;
             load_triangle(tri, j, T);
-            toi_scalar_sweep_triangle(S, T, flags, 0, &r, &feat);
+            toi_scalar_sweep_triangle(S, T, flags, 0, best, &r, &feat);
             if (r.t < best) {
                 best = r.t;
                 win = (uint32_t)j;
@@ -380,7 +470,7 @@ size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, siz
         toi_scalar_miss(&r);
         if (win != UINT32_MAX) {
             load_triangle(tri, win, T);
-            toi_scalar_sweep_triangle(S, T, flags, full, &r, &feat);
+            toi_scalar_sweep_triangle(S, T, flags, full, INFINITY, &r, &feat);
             hits++;
         }
         toi_scalar_store(out, i, &r, full);
