@@ -88,11 +88,5 @@ size_t toi_scalar_sweep_sphere_triangle_pairs(size_t n, const uint32_t *is, cons
 size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, size_t ntris,
                                              const toi_triangles *tri, unsigned flags,
                                              const toi_hits *out);
-/* One sphere (x y z vx vy vz r) against one triangle (ax ay az bx by bz cx cy cz): on a hit
-   sets *res (t only unless full) and *feat, on a miss leaves both alone. Only a hit at
-   t < tmax is wanted: one that certainly cannot come before min(tmax, 1) may be left a miss
-   (INFINITY: the exact result, always). */
-void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flags, int full,
-                               float tmax, toi_result *res, uint8_t *feat);
 
 #endif /* TOI_SCALAR_H */

@@ -34,50 +34,74 @@
    Ties between pieces go to vertices, then edges, then the face, in index order.
    The SIMD kernels (src/simd/triangles.h) perform exactly these operations in this order. */
 
+/* A 3-vector: the helpers below are the operations of the SIMD kernels, in their order. */
+typedef struct vec3 {
+    float x, y, z;
+} vec3;
+
+static inline vec3 sub3(vec3 a, vec3 b)
+{
+    return (vec3){a.x - b.x, a.y - b.y, a.z - b.z};
+}
+static inline vec3 mul3(vec3 a, float k) /* a k; multiplication commutes exactly */
+{
+    return (vec3){a.x * k, a.y * k, a.z * k};
+}
+static inline float dot3(vec3 a, vec3 b)
+{
+    return (a.x * b.x + a.y * b.y) + a.z * b.z;
+}
+static inline vec3 cross3(vec3 a, vec3 b)
+{
+    return (vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+/* One query's inputs, loaded straight into registers (through arrays on the stack, the
+   first loads of every query would wait for stores to be forwarded). */
+typedef struct sphere {
+    vec3 p, v;
+    float r;
+} sphere;
+typedef struct triangle {
+    vec3 a, b, c;
+} triangle;
+
+static inline sphere load_sphere(const toi_spheres *s, size_t i)
+{
+    return (sphere){{s->x[i], s->y[i], s->z[i]}, {s->vx[i], s->vy[i], s->vz[i]}, s->r[i]};
+}
+
+static inline triangle load_triangle(const toi_triangles *t, size_t i)
+{
+    return (triangle){{t->ax[i], t->ay[i], t->az[i]},
+                      {t->bx[i], t->by[i], t->bz[i]},
+                      {t->cx[i], t->cy[i], t->cz[i]}};
+}
+
 /* The front normal (b - a) x (c - a) of the triangle T scaled by k^2 (k a power of two),
    in double: differences of floats and their products are exact there (or, for wildly
    different magnitudes, rounded far below float precision), so each component is the exact
    normal rounded about once. Computed in float, a sliver's normal could point anywhere. */
-static void tri_normal(const float T[9], float k, float N[3])
+static inline vec3 tri_normal(triangle T, float k)
 {
-    double e[3], f[3];
-    for (int j = 0; j < 3; j++) {
-        e[j] = (double)T[3 + j] - (double)T[j];
-        f[j] = (double)T[6 + j] - (double)T[j];
-    }
-    for (int j = 0; j < 3; j++) {
-        int y = (j + 1) % 3, z = (j + 2) % 3;
-        double n = e[y] * f[z] - e[z] * f[y];
-        N[j] = (float)(n * (double)k * (double)k);
-    }
+    double ex = (double)T.b.x - (double)T.a.x, ey = (double)T.b.y - (double)T.a.y,
+           ez = (double)T.b.z - (double)T.a.z;
+    double fx = (double)T.c.x - (double)T.a.x, fy = (double)T.c.y - (double)T.a.y,
+           fz = (double)T.c.z - (double)T.a.z;
+    double kk = (double)k;
+    return (vec3){(float)((ey * fz - ez * fy) * kk * kk), (float)((ez * fx - ex * fz) * kk * kk),
+                  (float)((ex * fy - ey * fx) * kk * kk)};
 }
 
-static float dot3(const float a[3], const float b[3])
+/* (X - V0).m: X's side of an edge (V0, its in-plane normal m = N x e); >= 0 inside. */
+static inline float edge_side(vec3 X, vec3 V0, vec3 m)
 {
-    return (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2];
-}
-
-static void cross3(const float a[3], const float b[3], float o[3])
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* (X - V0).m >= 0 for the three edge normals m = N x e: X projects inside the triangle. */
-static int inside(const float X[3], float V[3][3], float m[3][3])
-{
-    int in = 1;
-    for (int k = 0; k < 3; k++) {
-        float d[3] = {X[0] - V[k][0], X[1] - V[k][1], X[2] - V[k][2]};
-        in &= dot3(d, m[k]) >= 0.0f;
-    }
-    return in;
+    return dot3(sub3(X, V0), m);
 }
 
 /* The early-outs below skip work, never change it: every value that is computed is computed
    by the same operations in the same order as in the SIMD kernels, so a result that is
-   produced is bit for bit the same. They are of two kinds.
+   produced is bit for bit the same. They are of three kinds.
 
    Exact skips: a piece's candidate time is +Inf as soon as one of its conditions (c > 0,
    b > 0, disc >= 0, ...) fails, and those conditions are tested on the very values the full
@@ -85,230 +109,275 @@ static int inside(const float X[3], float V[3][3], float m[3][3])
 
    Separation rejects: the whole triangle is a miss (or, in a set, cannot hit at a time
    earlier than the best so far) when the path up to tb = min(tmax, 1) stays farther than
-   r + TOI_BOX_MARGIN * size from it. internal.h explains the margin: the kernel's backward
-   error is below 64 * FLT_EPSILON * size, 2^9 times less, so any contact the kernel could
-   compute at a time t <= tb would put p(t) within r + 64 * FLT_EPSILON * size of the
-   triangle - which the reject has excluded. The separation is shown along a direction d
-   (the coordinate axes, then the unit face normal): the triangle's extent along d is the
-   interval spanned by its vertices' coordinates, the path's the one spanned by 0 and tb v.d,
-   and two convex sets whose projections onto a unit vector lie more than g apart are more
-   than g apart. The rounding of these few sums is ~FLT_EPSILON * size, also far below the
-   margin. (This is the box test of the SIMD set kernel, done per triangle, plus the same
-   test along the face normal.) */
-static int apart(float x0, float x1, float x2, float p, float g)
+   r + mg from it, mg = TOI_BOX_MARGIN * size. internal.h explains the margin: the kernel's
+   backward error is below 64 * FLT_EPSILON * size, 2^9 times less, so any contact the
+   kernel could compute at a time t <= tb would put p(t) within r + 64 * FLT_EPSILON * size
+   of the triangle - which the reject has excluded. The separation is shown along a
+   direction d (the coordinate axes, then the unit face normal): the triangle's extent along
+   d is the interval spanned by its vertices' coordinates, the path's the one spanned by 0
+   and tb v.d, and two convex sets whose projections onto a unit vector lie more than g
+   apart are more than g apart. The rounding of these few sums is ~FLT_EPSILON * size, also
+   far below the margin. (This is the box test of the SIMD set kernel, done per triangle,
+   plus the same test along the face normal.)
+
+   Face-first skips: edges and vertices that provably cannot be touched before a face
+   contact (see below). */
+static inline int apart(float x0, float x1, float x2, float p, float g)
 {
-    float lo = x0 < x1 ? x0 : x1, hi = x0 < x1 ? x1 : x0;
+    /* Written without branches (min / max forms, & and | of comparisons): the orders and
+       signs compared here are random, so a branch on them would often be mispredicted. The
+       path's interval is [min(0, p), max(0, p)]: lo - max(0, p) > g is lo > g and
+       lo - p > g, and min(0, p) - hi > g is -hi > g and p - hi > g. */
+    float lo = x0 < x1 ? x0 : x1, hi = x0 > x1 ? x0 : x1;
     lo = x2 < lo ? x2 : lo;
     hi = x2 > hi ? x2 : hi;
-    float plo = p < 0.0f ? p : 0.0f, phi = p < 0.0f ? 0.0f : p;
-    return lo - phi > g || plo - hi > g;
+    return ((lo > g) & (lo - p > g)) | ((-hi > g) & (p - hi > g));
 }
 
-/* The three edge normals m[k] = N x E[k] of the inside test, computed once when needed. */
-static void edge_normals(const float N[3], float E[3][3], float m[3][3], int *have)
+/* Vertex P: the sphere-sphere quadratic. Its candidate time (+Inf when not entered in
+   (0, 1]); *overlap set when the start touches it. */
+static inline float vertex_time(vec3 P, vec3 v, float a, float rr, int *overlap)
 {
-    if (*have)
-        return;
-    for (int k = 0; k < 3; k++)
-        cross3(N, E[k], m[k]);
-    *have = 1;
+    float b = dot3(P, v);
+    float c = dot3(P, P) - rr;
+    *overlap |= c <= 0.0f;
+    if (!(c > 0.0f && b > 0.0f))
+        return INFINITY;
+    vec3 cr = cross3(P, v);
+    float disc = a * rr - dot3(cr, cr);
+    if (!(disc >= 0.0f))
+        return INFINITY;
+    float t = c / (sqrtf(disc) + b);
+    return t <= 1.0f ? t : INFINITY;
 }
 
-/* One sphere (S: x y z vx vy vz r) against one triangle (T: ax ay az bx by bz cx cy cz).
-   On a hit res and *feat are set (res->t only unless full); on a miss they are left alone.
+/* Edge V0 + s e: its candidate time (+Inf when not entered in (0, 1] within the segment);
+   *sn = (p(t) - V0).e for that time; *overlap set when the start touches the segment. */
+static inline float edge_time(vec3 V0, vec3 e, float ee, vec3 v, float rr, float *sn,
+                              int *overlap)
+{
+    if (!(ee >= TOI_MIN_DIR2))
+        return INFINITY; /* no edge: neither a time nor an overlap */
+    vec3 w = cross3(V0, e);
+    float c = dot3(w, w) - rr * ee;
+    if (!(c > 0.0f)) {
+        /* inside the infinite cylinder at t = 0: an overlap when within the segment */
+        const vec3 O = {0.0f, 0.0f, 0.0f};
+        float sn0 = dot3(sub3(O, V0), e);
+        *overlap |= sn0 >= 0.0f && sn0 <= ee;
+        return INFINITY;
+    }
+    vec3 u = cross3(v, e);
+    float b = dot3(u, w);
+    if (!(b > 0.0f))
+        return INFINITY;
+    float au = dot3(u, u);
+    float g = dot3(u, V0);
+    /* The sign of the discriminant is h's: the product with ee can underflow to -0 for an
+       edge far smaller than the query, which must not pass for a touching path. */
+    float h = au * rr - g * g;
+    float disc = ee * h;
+    if (!(h >= 0.0f))
+        return INFINITY;
+    float t = c / (sqrtf(disc) + b);
+    if (!(t <= 1.0f))
+        return INFINITY;
+    *sn = dot3(sub3(mul3(v, t), V0), e);
+    return *sn >= 0.0f && *sn <= ee ? t : INFINITY;
+}
+
+/* The closest point at t = 0 of edge k (V0 + s e, s clamped to [0, 1]): replaces the held
+   one (*best, *q, *kind) when nearer, or as near and a vertex where an edge was held (a
+   degenerate triangle's vertex inside another edge). */
+static inline void closest_on_edge(vec3 V0, vec3 e, float ee, int k, float *best, vec3 *q,
+                                   int *kind)
+{
+    const vec3 O = {0.0f, 0.0f, 0.0f};
+    float sn0 = dot3(sub3(O, V0), e);
+    float sk = sn0 > 0.0f ? (sn0 < ee ? sn0 / ee : 1.0f) : 0.0f;
+    vec3 qk = {V0.x + sk * e.x, V0.y + sk * e.y, V0.z + sk * e.z};
+    float d2 = dot3(qk, qk);
+    int kk = sk == 0.0f ? TOI_FEATURE_VERTEX_A + k
+           : sk == 1.0f ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
+                        : TOI_FEATURE_EDGE_AB + k;
+    if (d2 < *best ||
+        (d2 == *best && kk >= TOI_FEATURE_VERTEX_A && *kind < TOI_FEATURE_VERTEX_A)) {
+        *best = d2;
+        *q = qk;
+        *kind = kk;
+    }
+}
+
+/* The earliest candidate so far (*t, *kind) replaced by a strictly earlier one. */
+static inline void earlier(float tk, int kk, float *t, int *kind)
+{
+    int e = tk < *t; /* selects, not a branch: which piece wins is unpredictable */
+    *t = e ? tk : *t;
+    *kind = e ? kk : *kind;
+}
+
+/* One sphere against one triangle (world coordinates). On a hit res and *feat are set (res->t only unless full); on a miss they are left alone.
    tmax: only a hit at t < tmax is wanted (a set's best so far; INFINITY for the exact
    result): a triangle that certainly cannot hit before min(tmax, 1) may be left a miss. */
-void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flags, int full,
-                               float tmax, toi_result *res, uint8_t *feat)
+TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int full,
+                                      float tmax, toi_result *res, uint8_t *feat)
 {
-    float V[3][3], v[3] = {S[3], S[4], S[5]}, r = S[6];
-    for (int k = 0; k < 3; k++)
-        for (int j = 0; j < 3; j++)
-            V[k][j] = T[3 * k + j] - S[j];
+    vec3 v = S.v;
+    float r = S.r;
+    vec3 A = sub3(T.a, S.p), B = sub3(T.b, S.p), C = sub3(T.c, S.p);
 
     /* Size of the relative geometry; NaN or Inf anywhere makes it NaN or Inf. */
-    float sz[3];
-    for (int k = 0; k < 3; k++)
-        sz[k] = (fabsf(V[k][0]) + fabsf(V[k][1])) + fabsf(V[k][2]);
-    float size = (sz[0] + sz[1]) + sz[2];
-    size = size + ((fabsf(v[0]) + fabsf(v[1])) + fabsf(v[2]));
+    float sa = (fabsf(A.x) + fabsf(A.y)) + fabsf(A.z);
+    float sb = (fabsf(B.x) + fabsf(B.y)) + fabsf(B.z);
+    float sc = (fabsf(C.x) + fabsf(C.y)) + fabsf(C.z);
+    float size = (sa + sb) + sc;
+    size = size + ((fabsf(v.x) + fabsf(v.y)) + fabsf(v.z));
     size = size + r;
     if (!(size < TOI_MAX_SUM) || !(r >= 0.0f))
         return;
-
     float s = toi_scalar_pow2_scale(size);
-    for (int k = 0; k < 3; k++)
-        for (int j = 0; j < 3; j++)
-            V[k][j] = V[k][j] * s;
-    for (int j = 0; j < 3; j++)
-        v[j] = v[j] * s;
+    A = mul3(A, s), B = mul3(B, s), C = mul3(C, s);
+    v = mul3(v, s);
     r = r * s;
 
-    /* Separation reject along the axes, in the scaled units (size * s, exact, is ~1, so
-       the margin never underflows and the test's own rounding stays ~FLT_EPSILON). */
+    /* Separation reject along the axes, in the scaled units (size * s, exact, is ~1, so the
+       margin never underflows and the test's own rounding stays ~FLT_EPSILON). */
     float tb = tmax < 1.0f ? tmax : 1.0f;
-    float g = r + TOI_BOX_MARGIN * (size * s);
-    for (int j = 0; j < 3; j++)
-        if (apart(V[0][j], V[1][j], V[2][j], tb * v[j], g))
-            return;
+    float mg = TOI_BOX_MARGIN * (size * s);
+    float g = r + mg;
+    if (apart(A.x, B.x, C.x, tb * v.x, g) | apart(A.y, B.y, C.y, tb * v.y, g) |
+        apart(A.z, B.z, C.z, tb * v.z, g))
+        return;
+
     float rr = r * r;
     float a = dot3(v, v);
 
     /* Culling: the world triangle's front normal (b - a) x (c - a), scaled like the rest. */
     if (flags & TOI_CULL_BACKFACES) {
-        float Nw[3];
-        tri_normal(T, s, Nw);
+        vec3 Nw = tri_normal(T, s);
         if (!(dot3(Nw, v) < 0.0f))
             return;
     }
 
-    /* Edges k: V[k] -> V[k+1]; the face normal N = E[0] x -E[2] of these float edges,
-       exact products in double and one rounding (tri_normal on 0, E[0], -E[2]), so plane
-       and edge half-planes describe one triangle. */
-    float E[3][3], N[3];
-    for (int k = 0; k < 3; k++)
-        for (int j = 0; j < 3; j++)
-            E[k][j] = V[(k + 1) % 3][j] - V[k][j];
-    {
-        const float F[9] = {0.0f,     0.0f,     0.0f,     E[0][0], E[0][1], E[0][2],
-                            -E[2][0], -E[2][1], -E[2][2]};
-        tri_normal(F, 1.0f, N);
-    }
+    /* Edges AB, BC, CA; the face normal N = EA x -EC of these float edges, exact products in
+       double and one rounding (tri_normal on 0, EA, -EC), so plane and edge half-planes
+       describe one triangle. */
+    vec3 EA = sub3(B, A), EB = sub3(C, B), EC = sub3(A, C);
+    const vec3 O3 = {0.0f, 0.0f, 0.0f}, nEC = {-EC.x, -EC.y, -EC.z};
+    vec3 N = tri_normal((triangle){O3, EA, nEC}, 1.0f);
     float NN = dot3(N, N);
 
     /* Face: unit normal n, signed distance s0 of the start, rate dv; ad, adv seen from the
        start's side. A triangle without area has no face (its edges and vertices remain). */
     int face_ok = NN >= TOI_MIN_DIR2;
     float ninv = 1.0f / sqrtf(NN);
-    float n[3] = {N[0] * ninv, N[1] * ninv, N[2] * ninv};
-    float s0 = -dot3(V[0], n);
+    vec3 n = mul3(N, ninv);
+    float s0 = -dot3(A, n);
     float dv = dot3(v, n);
-    /* Separation reject along the unit normal. With a
-       face, NN is a normal float and n is a unit vector within a few roundings; the test
-       needs nothing else of n (not even that it is the triangle's exact normal). */
-    if (face_ok && apart(-s0, dot3(V[1], n), dot3(V[2], n), tb * dv, g))
-        return;
+    /* Separation reject along the unit normal. With a face, NN is a normal float and n is a
+       unit vector within a few roundings; the test needs nothing else of n (not even that it
+       is the triangle's exact normal). */
+    float hb = 0.0f, hc = 0.0f; /* heights of B and C along n (A's is -s0) */
+    if (face_ok) {
+        hb = dot3(B, n), hc = dot3(C, n);
+        if (apart(-s0, hb, hc, tb * dv, g))
+            return;
+    }
     int pos = s0 >= 0.0f;
     float ad = fabsf(s0);
     float adv = pos ? dv : -dv;
-    float m[3][3];
-    int have_m = 0;
+    vec3 mA = cross3(N, EA), mB = cross3(N, EB), mC = cross3(N, EC);
 
     /* The seven candidate times, +Inf where a piece is not entered in (0, 1]; and whether a
        piece contains the start. Order: vertices A B C, edges AB BC CA, face. Each piece stops
-       at the first of its conditions that fails (an exact skip). */
-    float tc[7], sn[3], ee[3];
-    int overlap = 0;
-    for (int k = 0; k < 3; k++) {
-        float *P = V[k];
-        float b = dot3(P, v);
-        float c = dot3(P, P) - rr;
-        overlap |= c <= 0.0f;
-        tc[k] = INFINITY;
-        if (!(c > 0.0f && b > 0.0f))
-            continue;
-        float cr[3];
-        cross3(P, v, cr);
-        float disc = a * rr - dot3(cr, cr);
-        if (!(disc >= 0.0f))
-            continue;
-        float t = c / (sqrtf(disc) + b);
-        if (t <= 1.0f)
-            tc[k] = t;
-    }
-    for (int k = 0; k < 3; k++) {
-        const float *V0 = V[k], *e = E[k];
-        ee[k] = dot3(e, e);
-        tc[3 + k] = INFINITY;
-        sn[k] = 0.0f; /* read only for the edge entered, whose sn is set */
-        if (!(ee[k] >= TOI_MIN_DIR2))
-            continue; /* no edge: neither a time nor an overlap */
-        float u[3], w[3];
-        cross3(v, e, u);
-        cross3(V0, e, w);
-        float c = dot3(w, w) - rr * ee[k];
-        if (!(c > 0.0f)) {
-            /* inside the infinite cylinder at t = 0: an overlap when within the segment */
-            float d0[3] = {0.0f - V0[0], 0.0f - V0[1], 0.0f - V0[2]};
-            float sn0 = dot3(d0, e);
-            overlap |= c <= 0.0f && sn0 >= 0.0f && sn0 <= ee[k];
-            continue;
-        }
-        float b = dot3(u, w);
-        if (!(b > 0.0f))
-            continue;
-        float au = dot3(u, u);
-        float gg = dot3(u, V0);
-        /* The sign of the discriminant is h's: the product with ee can underflow to -0 for
-           an edge far smaller than the query, which must not pass for a touching path. */
-        float h = au * rr - gg * gg;
-        float disc = ee[k] * h;
-        if (!(h >= 0.0f))
-            continue;
-        float t = c / (sqrtf(disc) + b);
-        if (!(t <= 1.0f))
-            continue;
-        const float P[3] = {t * v[0], t * v[1], t * v[2]};
-        float d[3] = {P[0] - V0[0], P[1] - V0[1], P[2] - V0[2]};
-        sn[k] = dot3(d, e);
-        if (sn[k] >= 0.0f && sn[k] <= ee[k])
-            tc[3 + k] = t;
-    }
-    tc[6] = INFINITY;
+       at the first of its conditions that fails (an exact skip). The face comes first here
+       (it is independent of the others) for the face-first skips. */
+    float tf = INFINITY;
+    float wA = 0.0f, wB = 0.0f, wC = 0.0f; /* the contact's sides of the edges */
     if (face_ok && ad > r && adv < 0.0f) {
         float t = (r - ad) / adv;
         if (t <= 1.0f) {
-            const float P[3] = {t * v[0], t * v[1], t * v[2]};
-            edge_normals(N, E, m, &have_m);
-            if (inside(P, V, m))
-                tc[6] = t;
+            vec3 P = mul3(v, t);
+            wA = edge_side(P, A, mA), wB = edge_side(P, B, mB), wC = edge_side(P, C, mC);
+            if (wA >= 0.0f && wB >= 0.0f && wC >= 0.0f)
+                tf = t;
         }
     }
-    int in0 = 0; /* the start projects inside; needed only for a face overlap */
+
+    /* Face-first skips: an edge far enough inside from a face contact, and its two vertices,
+       cannot be touched at or before it - not even at t = 0 - so their pieces, which could
+       only lose to the face (or be +Inf), are left out. With h the height of p(t) above the
+       face's plane along n and beta_k its distance from the plane through edge k normal to
+       the face (beta_k = (p - V_k).m_k / |m_k|), the distance from p(t) to any point of edge
+       k's line is at least sqrt(h^2 + beta_k^2), less the triangle's thickness along n.
+       Before t1, where the path enters the slab of half-width r + mg, h > r + mg; from t1 to
+       the face contact, h >= r, and beta_k >= D at both ends (so all along: beta_k is linear
+       in t) with D^2 = (r + 2 mg)^2 - r^2. With the triangle flat within mg / 2 along n,
+       every point of the path up to the contact is then farther than r + mg / 2 from edge k
+       and its vertices, which, as for the rejects, no contact time (nor overlap at t = 0)
+       the kernel computes for them can be. A skipped piece's time would thus be later than
+       the face's, which then (or an earlier piece still computed) is the minimum: the choice
+       and its outputs are those of the full computation. */
+    int deepA = 0, deepB = 0, deepC = 0;
+    if (tf <= 1.0f) {
+        float lo = -s0 < hb ? -s0 : hb, hi = -s0 < hb ? hb : -s0;
+        lo = hc < lo ? hc : lo;
+        hi = hc > hi ? hc : hi;
+        if (hi - lo <= 0.5f * mg) {
+            float t1 = ad > g ? (g - ad) / adv : 0.0f;
+            vec3 P1 = mul3(v, t1);
+            float DD = mg * (4.0f * r + 4.0f * mg);
+            float w1A = edge_side(P1, A, mA), w1B = edge_side(P1, B, mB);
+            float w1C = edge_side(P1, C, mC);
+            deepA = (wA > 0.0f) & (w1A > 0.0f) & (wA * wA >= DD * dot3(mA, mA)) &
+                    (w1A * w1A >= DD * dot3(mA, mA));
+            deepB = (wB > 0.0f) & (w1B > 0.0f) & (wB * wB >= DD * dot3(mB, mB)) &
+                    (w1B * w1B >= DD * dot3(mB, mB));
+            deepC = (wC > 0.0f) & (w1C > 0.0f) & (wC * wC >= DD * dot3(mC, mC)) &
+                    (w1C * w1C >= DD * dot3(mC, mC));
+        }
+    }
+
+    int overlap = 0;
+    float tA = INFINITY, tB = INFINITY, tC = INFINITY; /* vertices */
+    if (!(deepA || deepC)) /* A is on edges AB and CA */
+        tA = vertex_time(A, v, a, rr, &overlap);
+    if (!(deepA || deepB))
+        tB = vertex_time(B, v, a, rr, &overlap);
+    if (!(deepB || deepC))
+        tC = vertex_time(C, v, a, rr, &overlap);
+    float eeA = dot3(EA, EA), eeB = dot3(EB, EB), eeC = dot3(EC, EC);
+    float snA = 0.0f, snB = 0.0f, snC = 0.0f; /* read only for the edge entered */
+    float tAB = deepA ? INFINITY : edge_time(A, EA, eeA, v, rr, &snA, &overlap);
+    float tBC = deepB ? INFINITY : edge_time(B, EB, eeB, v, rr, &snB, &overlap);
+    float tCA = deepC ? INFINITY : edge_time(C, EC, eeC, v, rr, &snC, &overlap);
+    const vec3 O = {0.0f, 0.0f, 0.0f};
+    int in0 = 0; /* the start projects inside (computed when a face overlap needs it) */
     if (face_ok && ad <= r) {
-        const float O[3] = {0.0f, 0.0f, 0.0f};
-        edge_normals(N, E, m, &have_m);
-        in0 = inside(O, V, m);
+        in0 = edge_side(O, A, mA) >= 0.0f && edge_side(O, B, mB) >= 0.0f &&
+              edge_side(O, C, mC) >= 0.0f;
         overlap |= in0;
     }
 
     float inv_s = 1.0f / s;
-    float q[3] = {0.0f, 0.0f, 0.0f}, dir[3], dd;
+    vec3 q = O, dir;
+    float dd, t;
     int kind; /* the feature */
-    float t;
     if (overlap) {
         /* Closest point at t = 0: the nearest clamped edge point (lowest edge on ties), or
            the face foot when the start projects inside and it is strictly nearer. */
         float best = INFINITY;
         kind = TOI_FEATURE_FACE; /* replaced by the first edge: d2 < Inf */
-        for (int k = 0; k < 3; k++) {
-            const float *V0 = V[k], *e = E[k];
-            float d0[3] = {0.0f - V0[0], 0.0f - V0[1], 0.0f - V0[2]};
-            float sn0 = dot3(d0, e);
-            float sk = sn0 > 0.0f ? (sn0 < ee[k] ? sn0 / ee[k] : 1.0f) : 0.0f;
-            float qk[3] = {V0[0] + sk * e[0], V0[1] + sk * e[1], V0[2] + sk * e[2]};
-            float d2 = dot3(qk, qk);
-            int kk = sk == 0.0f ? TOI_FEATURE_VERTEX_A + k
-                   : sk == 1.0f ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
-                                : TOI_FEATURE_EDGE_AB + k;
-            /* nearer, or as near and a vertex where an edge was held (a degenerate
-               triangle's vertex inside another edge) */
-            if (d2 < best || (d2 == best && kk >= TOI_FEATURE_VERTEX_A &&
-                              kind < TOI_FEATURE_VERTEX_A)) {
-                best = d2;
-                q[0] = qk[0], q[1] = qk[1], q[2] = qk[2];
-                kind = kk;
-            }
-        }
+        closest_on_edge(A, EA, eeA, 0, &best, &q, &kind);
+        closest_on_edge(B, EB, eeB, 1, &best, &q, &kind);
+        closest_on_edge(C, EC, eeC, 2, &best, &q, &kind);
         float d2f = s0 * s0;
-        if (face_ok && !(ad <= r)) { /* in0 not computed above */
-            const float O[3] = {0.0f, 0.0f, 0.0f};
-            edge_normals(N, E, m, &have_m);
-            in0 = inside(O, V, m);
-        }
+        if (face_ok && !(ad <= r)) /* in0 not computed above */
+            in0 = edge_side(O, A, mA) >= 0.0f && edge_side(O, B, mB) >= 0.0f &&
+                  edge_side(O, C, mC) >= 0.0f;
         if (face_ok && in0 && d2f < best) {
             best = d2f;
-            q[0] = 0.0f - s0 * n[0], q[1] = 0.0f - s0 * n[1], q[2] = 0.0f - s0 * n[2];
+            q = (vec3){0.0f - s0 * n.x, 0.0f - s0 * n.y, 0.0f - s0 * n.z};
             kind = TOI_FEATURE_FACE;
         }
         /* Approaching: f'(0) < 0, i.e. q0.v > 0; a centre on the triangle never is. */
@@ -320,41 +389,39 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
         *feat = (uint8_t)kind;
         if (!full)
             return;
-        dir[0] = 0.0f - q[0], dir[1] = 0.0f - q[1], dir[2] = 0.0f - q[2];
+        dir = sub3(O, q);
         dd = best;
         float depth = (r - sqrtf(best)) * inv_s;
         res->depth = depth > 0.0f ? depth : 0.0f;
     } else {
-        t = tc[0];
+        t = tA;
         kind = TOI_FEATURE_VERTEX_A;
-        for (int k = 1; k < 7; k++)
-            if (tc[k] < t) {
-                t = tc[k];
-                kind = k < 3 ? TOI_FEATURE_VERTEX_A + k
-                     : k < 6 ? TOI_FEATURE_EDGE_AB + (k - 3)
-                             : TOI_FEATURE_FACE;
-            }
+        earlier(tB, TOI_FEATURE_VERTEX_B, &t, &kind);
+        earlier(tC, TOI_FEATURE_VERTEX_C, &t, &kind);
+        earlier(tAB, TOI_FEATURE_EDGE_AB, &t, &kind);
+        earlier(tBC, TOI_FEATURE_EDGE_BC, &t, &kind);
+        earlier(tCA, TOI_FEATURE_EDGE_CA, &t, &kind);
+        earlier(tf, TOI_FEATURE_FACE, &t, &kind);
         if (!(t <= 1.0f))
             return;
         res->t = t;
         *feat = (uint8_t)kind;
         if (!full)
             return;
-        const float P[3] = {t * v[0], t * v[1], t * v[2]};
+        vec3 P = mul3(v, t);
         if (kind == TOI_FEATURE_FACE) {
             float st = s0 + t * dv; /* signed distance of P from the plane */
-            q[0] = P[0] - st * n[0], q[1] = P[1] - st * n[1], q[2] = P[2] - st * n[2];
+            q = sub3(P, mul3(n, st));
         } else if (kind >= TOI_FEATURE_VERTEX_A) {
-            int k = kind - TOI_FEATURE_VERTEX_A;
-            q[0] = V[k][0], q[1] = V[k][1], q[2] = V[k][2];
+            q = kind == TOI_FEATURE_VERTEX_A ? A : kind == TOI_FEATURE_VERTEX_B ? B : C;
         } else {
-            int k = kind - TOI_FEATURE_EDGE_AB;
-            float sk = sn[k] / ee[k];
-            q[0] = V[k][0] + sk * E[k][0];
-            q[1] = V[k][1] + sk * E[k][1];
-            q[2] = V[k][2] + sk * E[k][2];
+            vec3 V0 = kind == TOI_FEATURE_EDGE_AB ? A : kind == TOI_FEATURE_EDGE_BC ? B : C;
+            vec3 e = kind == TOI_FEATURE_EDGE_AB ? EA : kind == TOI_FEATURE_EDGE_BC ? EB : EC;
+            float sk = kind == TOI_FEATURE_EDGE_AB ? snA / eeA
+                     : kind == TOI_FEATURE_EDGE_BC ? snB / eeB : snC / eeC;
+            q = (vec3){V0.x + sk * e.x, V0.y + sk * e.y, V0.z + sk * e.z};
         }
-        dir[0] = P[0] - q[0], dir[1] = P[1] - q[1], dir[2] = P[2] - q[2];
+        dir = sub3(P, q);
         dd = dot3(dir, dir);
         res->depth = 0.0f;
     }
@@ -362,46 +429,33 @@ void toi_scalar_sweep_triangle(const float S[7], const float T[9], unsigned flag
     /* Normal: from q toward the centre; the face's own normal for a face contact; the face
        normal against the motion when the centre is on the triangle (+x without a face). */
     if (kind == TOI_FEATURE_FACE && !overlap) {
-        res->nx = pos ? n[0] : -n[0];
-        res->ny = pos ? n[1] : -n[1];
-        res->nz = pos ? n[2] : -n[2];
+        res->nx = pos ? n.x : -n.x;
+        res->ny = pos ? n.y : -n.y;
+        res->nz = pos ? n.z : -n.z;
     } else if (dd >= TOI_MIN_DIR2) {
         float inv = 1.0f / sqrtf(dd);
-        res->nx = dir[0] * inv, res->ny = dir[1] * inv, res->nz = dir[2] * inv;
+        res->nx = dir.x * inv, res->ny = dir.y * inv, res->nz = dir.z * inv;
     } else if (face_ok) {
         int back = dv > 0.0f;
-        res->nx = back ? -n[0] : n[0];
-        res->ny = back ? -n[1] : n[1];
-        res->nz = back ? -n[2] : n[2];
+        res->nx = back ? -n.x : n.x;
+        res->ny = back ? -n.y : n.y;
+        res->nz = back ? -n.z : n.z;
     } else {
         res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
     }
     /* Point: q back in world units. */
-    res->px = S[0] + q[0] * inv_s;
-    res->py = S[1] + q[1] * inv_s;
-    res->pz = S[2] + q[2] * inv_s;
+    res->px = S.p.x + q.x * inv_s;
+    res->py = S.p.y + q.y * inv_s;
+    res->pz = S.p.z + q.z * inv_s;
 }
 
-static void load_sphere(const toi_spheres *s, size_t i, float S[7])
-{
-    S[0] = s->x[i], S[1] = s->y[i], S[2] = s->z[i];
-    S[3] = s->vx[i], S[4] = s->vy[i], S[5] = s->vz[i], S[6] = s->r[i];
-}
-
-static void load_triangle(const toi_triangles *t, size_t i, float T[9])
-{
-    T[0] = t->ax[i], T[1] = t->ay[i], T[2] = t->az[i];
-    T[3] = t->bx[i], T[4] = t->by[i], T[5] = t->bz[i];
-    T[6] = t->cx[i], T[7] = t->cy[i], T[8] = t->cz[i];
-}
-
-static size_t one_pair(const float S[7], const float T[9], unsigned flags, int full,
-                       const toi_hits *out, size_t k)
+TOI_SCALAR_INLINE size_t one_pair(sphere S, triangle T, unsigned flags, int full,
+                                  const toi_hits *out, size_t k)
 {
     toi_result r;
     uint8_t feat = TOI_FEATURE_NONE;
     toi_scalar_miss(&r);
-    toi_scalar_sweep_triangle(S, T, flags, full, INFINITY, &r, &feat);
+    sweep_triangle(S, T, flags, full, INFINITY, &r, &feat);
     toi_scalar_store(out, k, &r, full);
     if (out->feature)
         out->feature[k] = feat;
@@ -415,10 +469,7 @@ size_t toi_scalar_sweep_spheres_triangles(size_t n, const toi_spheres *s,
     int full = toi_wants_full(out);
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
-        float S[7], T[9];
-        load_sphere(s, i, S);
-        load_triangle(tri, i, T);
-        hits += one_pair(S, T, flags, full, out, i);
+        hits += one_pair(load_sphere(s, i), load_triangle(tri, i), flags, full, out, i);
     }
     return hits;
 }
@@ -430,10 +481,7 @@ size_t toi_scalar_sweep_sphere_triangle_pairs(size_t n, const uint32_t *is, cons
     int full = toi_wants_full(out);
     size_t hits = 0;
     for (size_t k = 0; k < n; k++) {
-        float S[7], T[9];
-        load_sphere(s, is[k], S);
-        load_triangle(tri, it[k], T);
-        hits += one_pair(S, T, flags, full, out, k);
+        hits += one_pair(load_sphere(s, is[k]), load_triangle(tri, it[k]), flags, full, out, k);
     }
     return hits;
 }
@@ -450,16 +498,14 @@ size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, siz
     int full = toi_wants_full(out);
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
-        float S[7], T[9];
-        load_sphere(s, i, S);
+        sphere S = load_sphere(s, i);
         float best = TOI_NO_HIT;
         uint32_t win = UINT32_MAX;
         for (size_t j = 0; j < ntris && best != 0.0f; j++) {
             toi_result r;
             uint8_t feat;
             r.t = TOI_NO_HIT;
-            load_triangle(tri, j, T);
-            toi_scalar_sweep_triangle(S, T, flags, 0, best, &r, &feat);
+            sweep_triangle(S, load_triangle(tri, j), flags, 0, best, &r, &feat);
             if (r.t < best) {
                 best = r.t;
                 win = (uint32_t)j;
@@ -469,8 +515,7 @@ size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, siz
         uint8_t feat = TOI_FEATURE_NONE;
         toi_scalar_miss(&r);
         if (win != UINT32_MAX) {
-            load_triangle(tri, win, T);
-            toi_scalar_sweep_triangle(S, T, flags, full, INFINITY, &r, &feat);
+            sweep_triangle(S, load_triangle(tri, win), flags, full, INFINITY, &r, &feat);
             hits++;
         }
         toi_scalar_store(out, i, &r, full);
