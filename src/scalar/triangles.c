@@ -135,55 +135,43 @@ static inline int apart(float x0, float x1, float x2, float p, float g)
 }
 
 /* Vertex P: the sphere-sphere quadratic. Its candidate time (+Inf when not entered in
-   (0, 1]); *overlap set when the start touches it. */
+   (0, 1]); *overlap set when the start touches it. Computed whole, then selected: whether
+   a piece is entered is unpredictable, and a mispredicted branch costs more than the few
+   operations it would skip. */
 static inline float vertex_time(vec3 P, vec3 v, float a, float rr, int *overlap)
 {
     float b = dot3(P, v);
     float c = dot3(P, P) - rr;
-    *overlap |= c <= 0.0f;
-    if (!(c > 0.0f && b > 0.0f))
-        return INFINITY;
     vec3 cr = cross3(P, v);
     float disc = a * rr - dot3(cr, cr);
-    if (!(disc >= 0.0f))
-        return INFINITY;
     float t = c / (sqrtf(disc) + b);
-    return t <= 1.0f ? t : INFINITY;
+    *overlap |= c <= 0.0f;
+    return (c > 0.0f) & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f) ? t : INFINITY;
 }
 
 /* Edge V0 + s e: its candidate time (+Inf when not entered in (0, 1] within the segment);
-   *sn = (p(t) - V0).e for that time; *overlap set when the start touches the segment. */
+   *sn = (p(t) - V0).e for that time; *overlap set when the start touches the segment.
+   Computed whole, then selected, like a vertex. */
 static inline float edge_time(vec3 V0, vec3 e, float ee, vec3 v, float rr, float *sn,
                               int *overlap)
 {
-    if (!(ee >= TOI_MIN_DIR2))
-        return INFINITY; /* no edge: neither a time nor an overlap */
-    vec3 w = cross3(V0, e);
-    float c = dot3(w, w) - rr * ee;
-    if (!(c > 0.0f)) {
-        /* inside the infinite cylinder at t = 0: an overlap when within the segment */
-        const vec3 O = {0.0f, 0.0f, 0.0f};
-        float sn0 = dot3(sub3(O, V0), e);
-        *overlap |= sn0 >= 0.0f && sn0 <= ee;
-        return INFINITY;
-    }
-    vec3 u = cross3(v, e);
-    float b = dot3(u, w);
-    if (!(b > 0.0f))
-        return INFINITY;
+    int edge_ok = ee >= TOI_MIN_DIR2; /* else no edge: neither a time nor an overlap */
+    vec3 u = cross3(v, e), w = cross3(V0, e);
     float au = dot3(u, u);
+    float c = dot3(w, w) - rr * ee;
+    float b = dot3(u, w);
     float g = dot3(u, V0);
     /* The sign of the discriminant is h's: the product with ee can underflow to -0 for an
        edge far smaller than the query, which must not pass for a touching path. */
     float h = au * rr - g * g;
     float disc = ee * h;
-    if (!(h >= 0.0f))
-        return INFINITY;
     float t = c / (sqrtf(disc) + b);
-    if (!(t <= 1.0f))
-        return INFINITY;
     *sn = dot3(sub3(mul3(v, t), V0), e);
-    return *sn >= 0.0f && *sn <= ee ? t : INFINITY;
+    const vec3 O = {0.0f, 0.0f, 0.0f};
+    float sn0 = dot3(sub3(O, V0), e);
+    *overlap |= edge_ok & (c <= 0.0f) & (sn0 >= 0.0f) & (sn0 <= ee);
+    return edge_ok & (c > 0.0f) & (b > 0.0f) & (h >= 0.0f) & (t <= 1.0f) &
+           (*sn >= 0.0f) & (*sn <= ee) ? t : INFINITY;
 }
 
 /* The closest point at t = 0 of edge k (V0 + s e, s clamped to [0, 1]): replaces the held
@@ -211,9 +199,9 @@ static inline void closest_on_edge(vec3 V0, vec3 e, float ee, int k, float *best
 /* The earliest candidate so far (*t, *kind) replaced by a strictly earlier one. */
 static inline void earlier(float tk, int kk, float *t, int *kind)
 {
-    int e = tk < *t; /* selects, not a branch: which piece wins is unpredictable */
-    *t = e ? tk : *t;
-    *kind = e ? kk : *kind;
+    float t0 = *t; /* selects, not a branch: which piece wins is unpredictable */
+    *kind = tk < t0 ? kk : *kind;
+    *t = tk < t0 ? tk : t0;
 }
 
 /* One sphere against one triangle (world coordinates). On a hit res and *feat are set (res->t only unless full); on a miss they are left alone.
@@ -270,19 +258,18 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     /* Face: unit normal n, signed distance s0 of the start, rate dv; ad, adv seen from the
        start's side. A triangle without area has no face (its edges and vertices remain). */
     int face_ok = NN >= TOI_MIN_DIR2;
-    float ninv = 1.0f / sqrtf(NN);
+    float lenN = sqrtf(NN);
+    /* Separation reject along the normal: the vertices' and the path's coordinates along N
+       against g |N| (the same test as along the unit normal, without waiting for the
+       division). With a face, NN is a normal float and sqrt(NN) is |N| within a rounding;
+       the test needs nothing else of N (not even that it is the triangle's exact normal). */
+    float ha = dot3(A, N), hb = dot3(B, N), hc = dot3(C, N); /* heights along N */
+    if (face_ok && apart(ha, hb, hc, tb * dot3(v, N), g * lenN))
+        return;
+    float ninv = 1.0f / lenN;
     vec3 n = mul3(N, ninv);
     float s0 = -dot3(A, n);
     float dv = dot3(v, n);
-    /* Separation reject along the unit normal. With a face, NN is a normal float and n is a
-       unit vector within a few roundings; the test needs nothing else of n (not even that it
-       is the triangle's exact normal). */
-    float hb = 0.0f, hc = 0.0f; /* heights of B and C along n (A's is -s0) */
-    if (face_ok) {
-        hb = dot3(B, n), hc = dot3(C, n);
-        if (apart(-s0, hb, hc, tb * dv, g))
-            return;
-    }
     int pos = s0 >= 0.0f;
     float ad = fabsf(s0);
     float adv = pos ? dv : -dv;
@@ -320,10 +307,10 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
        and its outputs are those of the full computation. */
     int deepA = 0, deepB = 0, deepC = 0;
     if (tf <= 1.0f) {
-        float lo = -s0 < hb ? -s0 : hb, hi = -s0 < hb ? hb : -s0;
+        float lo = ha < hb ? ha : hb, hi = ha > hb ? ha : hb;
         lo = hc < lo ? hc : lo;
         hi = hc > hi ? hc : hi;
-        if (hi - lo <= 0.5f * mg) {
+        if (hi - lo <= 0.5f * mg * lenN) { /* thickness along n, times |N| */
             float t1 = ad > g ? (g - ad) / adv : 0.0f;
             vec3 P1 = mul3(v, t1);
             float DD = mg * (4.0f * r + 4.0f * mg);
