@@ -101,11 +101,9 @@ static inline float edge_side(vec3 X, vec3 V0, vec3 m)
 
 /* The early-outs below skip work, never change it: every value that is computed is computed
    by the same operations in the same order as in the SIMD kernels, so a result that is
-   produced is bit for bit the same. They are of three kinds.
-
-   Exact skips: a piece's candidate time is +Inf as soon as one of its conditions (c > 0,
-   b > 0, disc >= 0, ...) fails, and those conditions are tested on the very values the full
-   computation would test, so the square root and division after them can be left out.
+   produced is bit for bit the same. They are of two kinds (inside a piece nothing is
+   skipped: whether a piece is entered is unpredictable, and a mispredicted branch costs
+   more than the square root and division it would save).
 
    Separation rejects: the whole triangle is a miss (or, in a set, cannot hit at a time
    earlier than the best so far) when the path up to tb = min(tmax, 1) stays farther than
@@ -121,7 +119,8 @@ static inline float edge_side(vec3 X, vec3 V0, vec3 m)
    plus the same test along the face normal.)
 
    Face-first skips: edges and vertices that provably cannot be touched before a face
-   contact (see below). */
+   contact (see sweep_triangle). The set scan adds two more: it asks each triangle only
+   for a hit before the best so far, and stops at a hit at t = 0. */
 static inline int apart(float x0, float x1, float x2, float p, float g)
 {
     /* Written without branches (min / max forms, & and | of comparisons): the orders and
@@ -313,15 +312,17 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
         if (hi - lo <= 0.5f * mg * lenN) { /* thickness along n, times |N| */
             float t1 = ad > g ? (g - ad) / adv : 0.0f;
             vec3 P1 = mul3(v, t1);
-            float DD = mg * (4.0f * r + 4.0f * mg);
             float w1A = edge_side(P1, A, mA), w1B = edge_side(P1, B, mB);
             float w1C = edge_side(P1, C, mC);
-            deepA = (wA > 0.0f) & (w1A > 0.0f) & (wA * wA >= DD * dot3(mA, mA)) &
-                    (w1A * w1A >= DD * dot3(mA, mA));
-            deepB = (wB > 0.0f) & (w1B > 0.0f) & (wB * wB >= DD * dot3(mB, mB)) &
-                    (w1B * w1B >= DD * dot3(mB, mB));
-            deepC = (wC > 0.0f) & (w1C > 0.0f) & (wC * wC >= DD * dot3(mC, mC)) &
-                    (w1C * w1C >= DD * dot3(mC, mC));
+            /* beta_k >= D as (P - V_k).m_k >= D |m_k|, with |m_k|^2 at least TOI_MIN_DIR2 (a
+               normal float) so that nothing here underflows: for a tiny edge, |m_k|^2 and
+               the squares of these sides would, and a test passed by 0 >= 0 proves nothing */
+            float D = sqrtf(mg * (4.0f * r + 4.0f * mg));
+            float mmA = dot3(mA, mA), mmB = dot3(mB, mB), mmC = dot3(mC, mC);
+            float DA = D * sqrtf(mmA), DB = D * sqrtf(mmB), DC = D * sqrtf(mmC);
+            deepA = (mmA >= TOI_MIN_DIR2) & (wA >= DA) & (w1A >= DA);
+            deepB = (mmB >= TOI_MIN_DIR2) & (wB >= DB) & (w1B >= DB);
+            deepC = (mmC >= TOI_MIN_DIR2) & (wC >= DC) & (w1C >= DC);
         }
     }
 
