@@ -275,9 +275,8 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     vec3 mA = cross3(N, EA), mB = cross3(N, EB), mC = cross3(N, EC);
 
     /* The seven candidate times, +Inf where a piece is not entered in (0, 1]; and whether a
-       piece contains the start. Order: vertices A B C, edges AB BC CA, face. Each piece stops
-       at the first of its conditions that fails (an exact skip). The face comes first here
-       (it is independent of the others) for the face-first skips. */
+       piece contains the start. Order: vertices A B C, edges AB BC CA, face. The face comes
+       first here (it is independent of the others) for the face-first skips. */
     float tf = INFINITY;
     float wA = 0.0f, wB = 0.0f, wC = 0.0f; /* the contact's sides of the edges */
     if (face_ok && ad > r && adv < 0.0f) {
