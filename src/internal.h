@@ -82,10 +82,9 @@ ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, cons
 /* Whether any output beyond t is wanted (the kernels then compute normal, point, depth). */
 static inline int toi_wants_full(const toi_hits *out)
 {
-    int some = out->nx || out->ny || out->nz || out->px || out->py || out->pz || out->depth;
-    int all = out->nx && out->ny && out->nz && out->px && out->py && out->pz && out->depth;
-    return all ? 2 : some; /* 2: every output, so the SIMD loops store without NULL checks */
+    return out->nx || out->ny || out->nz || out->px || out->py || out->pz || out->depth;
 }
+
 /* A plane with a non-finite component makes every query against it miss (0 * x is 0 for
    every finite x, NaN otherwise). Evaluated once per call by every backend. */
 static inline int toi_plane_ok(const toi_plane *P)

@@ -109,33 +109,27 @@ TOI_VINLINE size_t vcount_n(vm hit, size_t cnt)
     return (size_t)__builtin_popcount(bits);
 }
 
-/* Store the outputs the caller asked for (t always; the rest only in full mode, and with
-   full == 2 every one of them, so no pointer needs testing). */
+/* Store the outputs the caller asked for (t always; the rest only in full mode). */
 TOI_VINLINE void vstore_res(const toi_hits *out, size_t i, const vres *r, size_t cnt, int full)
 {
     vstore_n(out->t + i, r->t, cnt);
     if (!full)
         return;
-    const int all = full == 2;
-    if (all || out->nx) vstore_n(out->nx + i, r->nx, cnt);
-    if (all || out->ny) vstore_n(out->ny + i, r->ny, cnt);
-    if (all || out->nz) vstore_n(out->nz + i, r->nz, cnt);
-    if (all || out->px) vstore_n(out->px + i, r->px, cnt);
-    if (all || out->py) vstore_n(out->py + i, r->py, cnt);
-    if (all || out->pz) vstore_n(out->pz + i, r->pz, cnt);
-    if (all || out->depth) vstore_n(out->depth + i, r->depth, cnt);
+    if (out->nx) vstore_n(out->nx + i, r->nx, cnt);
+    if (out->ny) vstore_n(out->ny + i, r->ny, cnt);
+    if (out->nz) vstore_n(out->nz + i, r->nz, cnt);
+    if (out->px) vstore_n(out->px + i, r->px, cnt);
+    if (out->py) vstore_n(out->py + i, r->py, cnt);
+    if (out->pz) vstore_n(out->pz + i, r->pz, cnt);
+    if (out->depth) vstore_n(out->depth + i, r->depth, cnt);
 }
 
 /* Runs BLOCK(i, cnt, full) over the batch: whole vectors, then the tail as one partial vector,
-   with `full` (0, 1 or 2) a compile-time constant in each copy of the loop. BLOCK returns its
-   hit count. */
+   with `full` a compile-time constant in each copy of the loop. BLOCK returns its hit count. */
 #define TOI_BATCH(n, full, BLOCK)                                                    \
     do {                                                                             \
         size_t i_ = 0;                                                               \
-        if ((full) == 2) {                                                           \
-            for (; i_ + VW <= (n); i_ += VW) hits += BLOCK(i_, VW, 2);               \
-            if (i_ < (n)) hits += BLOCK(i_, (n) - i_, 2);                            \
-        } else if (full) {                                                           \
+        if (full) {                                                                  \
             for (; i_ + VW <= (n); i_ += VW) hits += BLOCK(i_, VW, 1);               \
             if (i_ < (n)) hits += BLOCK(i_, (n) - i_, 1);                            \
         } else {                                                                     \
