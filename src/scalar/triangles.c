@@ -145,7 +145,7 @@ static inline float vertex_time(vec3 P, vec3 v, float a, float rr, int *overlap)
     float disc = a * rr - dot3(cr, cr);
     float t = c / (sqrtf(disc) + b);
     *overlap |= c <= 0.0f;
-    return (c > 0.0f) & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f) ? t : INFINITY;
+    return ((c > 0.0f) & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f)) ? t : INFINITY;
 }
 
 /* Edge V0 + s e: its candidate time (+Inf when not entered in (0, 1] within the segment);
@@ -169,8 +169,8 @@ static inline float edge_time(vec3 V0, vec3 e, float ee, vec3 v, float rr, float
     const vec3 O = {0.0f, 0.0f, 0.0f};
     float sn0 = dot3(sub3(O, V0), e);
     *overlap |= edge_ok & (c <= 0.0f) & (sn0 >= 0.0f) & (sn0 <= ee);
-    return edge_ok & (c > 0.0f) & (b > 0.0f) & (h >= 0.0f) & (t <= 1.0f) &
-           (*sn >= 0.0f) & (*sn <= ee) ? t : INFINITY;
+    return (edge_ok & (c > 0.0f) & (b > 0.0f) & (h >= 0.0f) & (t <= 1.0f) &
+            (*sn >= 0.0f) & (*sn <= ee)) ? t : INFINITY;
 }
 
 /* The closest point at t = 0 of edge k (V0 + s e, s clamped to [0, 1]): replaces the held
