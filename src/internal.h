@@ -103,6 +103,19 @@ static inline int toi_plane_ok(const toi_plane *P)
    has size ~1) is far below the accuracy margin 64*FLT_EPSILON: its normal is the fallback. */
 #define TOI_MIN_DIR2 0x1p-100f
 
+/* A face whose normal's length |N| = |E0 x E2| is below TOI_THIN_FACE * L^2, L the longest
+   edge, is left out: its edges and vertices are still tested. (|N| / L^2 lies between half
+   the sine of the smallest angle and that sine, so a kept face's smallest angle is at least
+   TOI_THIN_FACE, a dropped one's below twice it.) A dropped face lies within its altitude
+   |N| / L < TOI_THIN_FACE * L <= 16 * FLT_EPSILON * size of its longest edge, so the edges'
+   r-neighbourhood holds the face's for r shrunk by that much, a quarter of the accuracy
+   margin. Kept, such a sliver's inside test is unsound near its acute tip: the half-planes'
+   float rounding, ~FLT_EPSILON |X - V_k| each, moves the accepted region ~FLT_EPSILON L /
+   alpha past a tip of angle alpha. (With a larger angle, the inside test evaluates each
+   edge's half-plane from both its endpoints, so near a tip that error scales with the
+   distance to the tip, and a point beyond the tip fails one of the two sides there.) */
+#define TOI_THIN_FACE 0x1p-20f /* 8 * FLT_EPSILON */
+
 /* Set queries: a group of triangles is skipped, without computing it, when every one of its
    boxes lies farther than r + TOI_BOX_MARGIN * size from the box of the sphere's path up to
    the best time so far (size: the query's scaled size, as above). The kernels' backward error

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 /* Change only with a deliberate change of results, and say so in the commit. */
-#define GOLDEN 0xee8b744f0671f712ull
+#define GOLDEN 0x40919f6f90a68108ull
 
 #define GN 3000
 

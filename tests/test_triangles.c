@@ -236,6 +236,53 @@ static void case_table(const void *ctx)
     t_spheres_free(&s);
 }
 
+/* A sliver (tip angle 1.4e-5 at b) whose acute tip the path passes: it first touches at
+   t = 0.49949318529 (long-double and 200-bit oracles), at the vertex b, and within the
+   accuracy rule's window t in [0.499451308, 0.499538495] (r grown and shrunk by 64 *
+   FLT_EPSILON * S, S = 1.6775714). A one-sided inside test accepted the plane crossing at
+   t = 0x1.fe3dp-2 = 0.4982, 51 * 64 * FLT_EPSILON * S farther than r from the triangle, as a
+   face hit. Through the three queries. */
+static void case_sliver_tip(const void *ctx)
+{
+    const t_impl *im = ctx;
+    static const tcase c = {"sliver tip",
+        {-0x1.e2b0a8p-2f, 0x1.2fdafp-3f, 0x1.37c5c8p-4f, 0x1.e2fe76p-1f, -0x1.2d0394p-2f,
+         -0x1.3b2cdp-3f, 0x1.c2fbb6p-10f},
+        {-0x1.27b72ap-2f, -0x1.599356p+0f, 0x1.9dd928p-1f, 0, 0, 0, -0x1.27b8dp-2f,
+         -0x1.5994p+0f, 0x1.9dd6a4p-1f},
+        0, {0}};
+    const double n_want[3] = {-0.10538529359, 0.89301458218, -0.43751445223};
+    t_sph s;
+    t_tri t;
+    t_hits h;
+    t_spheres_alloc(&s, 1);
+    t_tri_alloc(&t, 1);
+    t_hits_alloc(&h, 1);
+    put(&s, &t, 0, &c);
+    for (int q = 0; q < 3; q++) {
+        const uint32_t zero = 0;
+        t_hits_fill(&h, 0xA5);
+        ptrdiff_t r = q == 0 ? t_tris(im, 1, &s.s, &t.t, 0, &h.h)
+                    : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s.s, 1, &t.t, 0, &h.h)
+                             : t_tri_set(im, 1, &s.s, 1, &t.t, 0, &h.h);
+        float tt = h.f[0][0];
+        CHECK(r == 1 && tt >= 0.499451308f && tt <= 0.499538495f,
+              "query %d: returned %td, t = %a", q, r, tt);
+        CHECK(h.feature[0] == TOI_FEATURE_VERTEX_B, "query %d: feature %u", q, h.feature[0]);
+        for (int k = 0; k < 3; k++) {
+            /* the point is b; the normal's error is the path's rounding (~FLT_EPSILON S) over
+               r, far inside the accuracy group's bound (16 * 64 * FLT_EPSILON * S / r) */
+            CHECK(h.f[4 + k][0] == 0.0f, "query %d: point %g", q, h.f[4 + k][0]);
+            CHECK(fabs(h.f[1 + k][0] - n_want[k]) <= 1e-3, "query %d: normal %g, want %g", q,
+                  h.f[1 + k][0], n_want[k]);
+        }
+        CHECK(h.f[7][0] == 0.0f, "query %d: depth %g", q, h.f[7][0]);
+    }
+    t_hits_free(&h);
+    t_tri_free(&t);
+    t_spheres_free(&s);
+}
+
 static void set_tri(t_tri *t, size_t j, const float v[9])
 {
     for (int k = 0; k < 9; k++)
@@ -491,6 +538,8 @@ void group_tri_contract(void)
         const t_impl *im = &t_impls[i];
         snprintf(name, sizeof name, "contract/triangle cases/%s", im->name);
         t_run(name, case_table, im);
+        snprintf(name, sizeof name, "contract/triangle sliver tip/%s", im->name);
+        t_run(name, case_sliver_tip, im);
         snprintf(name, sizeof name, "contract/triangle sets of every size/%s", im->name);
         t_run(name, case_sets, im);
         snprintf(name, sizeof name, "contract/triangle set ties and outputs/%s", im->name);

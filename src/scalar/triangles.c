@@ -11,7 +11,9 @@
    from outside is the earliest entry into any of the seven pieces, and every one is tested
    (never "the edge nearest where the path meets the plane", which misses hits):
    - face: the plane at distance r on the side of the start, entered while moving toward it,
-     at a point whose projection lies inside the triangle (three edge half-planes);
+     at a point whose projection lies inside the triangle (three edge half-planes, each
+     judged from both endpoints of its edge: inside()); a sliver whose smallest angle is
+     below a few FLT_EPSILON has no face piece (internal.h, TOI_THIN_FACE);
    - edge V0 + s e: |t (v x e) - V0 x e|^2 = r^2 e.e, the quadratic a t^2 - 2 b t + c = 0 with
      a = |v x e|^2, b = (v x e).(V0 x e), c = |V0 x e|^2 - r^2 e.e, whose discriminant is,
      by Lagrange's identity, e.e (a r^2 - ((v x e).V0)^2) (no cancellation when the path
@@ -97,6 +99,19 @@ static inline vec3 tri_normal(triangle T, float k)
 static inline float edge_side(vec3 X, vec3 V0, vec3 m)
 {
     return dot3(sub3(X, V0), m);
+}
+
+/* X projects inside the triangle A B C: on the inner side of each edge's half-plane, judged
+   from both of the edge's endpoints ((X - V_k).m_k >= 0 and (X - V_{k+1}).m_k >= 0), so that
+   near a vertex the rounding scales with the distance to that vertex (from the far endpoint
+   alone, it would move a thin tip's accepted region far past the tip; internal.h,
+   TOI_THIN_FACE). */
+static inline int inside(vec3 X, vec3 A, vec3 B, vec3 C, vec3 mA, vec3 mB, vec3 mC)
+{
+    float wA = edge_side(X, A, mA), wB = edge_side(X, B, mB), wC = edge_side(X, C, mC);
+    float xA = edge_side(X, B, mA), xB = edge_side(X, C, mB), xC = edge_side(X, A, mC);
+    return (wA >= 0.0f) & (xA >= 0.0f) & (wB >= 0.0f) & (xB >= 0.0f) & (wC >= 0.0f) &
+           (xC >= 0.0f);
 }
 
 /* The early-outs below skip work, never change it: every value that is computed is computed
@@ -253,11 +268,17 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     const vec3 O3 = {0.0f, 0.0f, 0.0f}, nEC = {-EC.x, -EC.y, -EC.z};
     vec3 N = tri_normal((triangle){O3, EA, nEC}, 1.0f);
     float NN = dot3(N, N);
+    float eeA = dot3(EA, EA), eeB = dot3(EB, EB), eeC = dot3(EC, EC);
+    float eemax = eeA > eeB ? eeA : eeB;
+    eemax = eeC > eemax ? eeC : eemax;
 
     /* Face: unit normal n, signed distance s0 of the start, rate dv; ad, adv seen from the
-       start's side. A triangle without area has no face (its edges and vertices remain). */
+       start's side. A triangle without area has no face (its edges and vertices remain);
+       nor, though it keeps its normal (face_ok), has a sliver whose smallest angle is below
+       a few FLT_EPSILON (face_in; internal.h, TOI_THIN_FACE). */
     int face_ok = NN >= TOI_MIN_DIR2;
     float lenN = sqrtf(NN);
+    int face_in = face_ok & (lenN >= TOI_THIN_FACE * eemax);
     /* Separation reject along the normal: the vertices' and the path's coordinates along N
        against g |N| (the same test as along the unit normal, without waiting for the
        division). With a face, NN is a normal float and sqrt(NN) is |N| within a rounding;
@@ -278,13 +299,16 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
        piece contains the start. Order: vertices A B C, edges AB BC CA, face. The face comes
        first here (it is independent of the others) for the face-first skips. */
     float tf = INFINITY;
-    float wA = 0.0f, wB = 0.0f, wC = 0.0f; /* the contact's sides of the edges */
-    if (face_ok && ad > r && adv < 0.0f) {
+    /* the contact's sides of the edges, from each edge's first and second endpoint */
+    float wA = 0.0f, wB = 0.0f, wC = 0.0f, xA = 0.0f, xB = 0.0f, xC = 0.0f;
+    if (face_in && ad > r && adv < 0.0f) {
         float t = (r - ad) / adv;
         if (t <= 1.0f) {
             vec3 P = mul3(v, t);
             wA = edge_side(P, A, mA), wB = edge_side(P, B, mB), wC = edge_side(P, C, mC);
-            if (wA >= 0.0f && wB >= 0.0f && wC >= 0.0f)
+            xA = edge_side(P, B, mA), xB = edge_side(P, C, mB), xC = edge_side(P, A, mC);
+            if ((wA >= 0.0f) & (xA >= 0.0f) & (wB >= 0.0f) & (xB >= 0.0f) & (wC >= 0.0f) &
+                (xC >= 0.0f))
                 tf = t;
         }
     }
@@ -300,7 +324,9 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
        in t) with D^2 = (r + 2 mg)^2 - r^2. With the triangle flat within mg / 2 along n,
        every point of the path up to the contact is then farther than r + mg / 2 from edge k
        and its vertices, which, as for the rejects, no contact time (nor overlap at t = 0)
-       the kernel computes for them can be. A skipped piece's time would thus be later than
+       the kernel computes for them can be. The contact's side of edge k must show this from
+       both of the edge's endpoints (the inside test computes both; requiring more only
+       skips less). A skipped piece's time would thus be later than
        the face's, which then (or an earlier piece still computed) is the minimum: the choice
        and its outputs are those of the full computation. */
     int deepA = 0, deepB = 0, deepC = 0;
@@ -319,9 +345,9 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
             float D = sqrtf(mg * (4.0f * r + 4.0f * mg));
             float mmA = dot3(mA, mA), mmB = dot3(mB, mB), mmC = dot3(mC, mC);
             float DA = D * sqrtf(mmA), DB = D * sqrtf(mmB), DC = D * sqrtf(mmC);
-            deepA = (mmA >= TOI_MIN_DIR2) & (wA >= DA) & (w1A >= DA);
-            deepB = (mmB >= TOI_MIN_DIR2) & (wB >= DB) & (w1B >= DB);
-            deepC = (mmC >= TOI_MIN_DIR2) & (wC >= DC) & (w1C >= DC);
+            deepA = (mmA >= TOI_MIN_DIR2) & (wA >= DA) & (xA >= DA) & (w1A >= DA);
+            deepB = (mmB >= TOI_MIN_DIR2) & (wB >= DB) & (xB >= DB) & (w1B >= DB);
+            deepC = (mmC >= TOI_MIN_DIR2) & (wC >= DC) & (xC >= DC) & (w1C >= DC);
         }
     }
 
@@ -333,16 +359,14 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
         tB = vertex_time(B, v, a, rr, &overlap);
     if (!(deepB || deepC))
         tC = vertex_time(C, v, a, rr, &overlap);
-    float eeA = dot3(EA, EA), eeB = dot3(EB, EB), eeC = dot3(EC, EC);
     float snA = 0.0f, snB = 0.0f, snC = 0.0f; /* read only for the edge entered */
     float tAB = deepA ? INFINITY : edge_time(A, EA, eeA, v, rr, &snA, &overlap);
     float tBC = deepB ? INFINITY : edge_time(B, EB, eeB, v, rr, &snB, &overlap);
     float tCA = deepC ? INFINITY : edge_time(C, EC, eeC, v, rr, &snC, &overlap);
     const vec3 O = {0.0f, 0.0f, 0.0f};
     int in0 = 0; /* the start projects inside (computed when a face overlap needs it) */
-    if (face_ok && ad <= r) {
-        in0 = edge_side(O, A, mA) >= 0.0f && edge_side(O, B, mB) >= 0.0f &&
-              edge_side(O, C, mC) >= 0.0f;
+    if (face_in && ad <= r) {
+        in0 = inside(O, A, B, C, mA, mB, mC);
         overlap |= in0;
     }
 
@@ -359,10 +383,9 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
         closest_on_edge(B, EB, eeB, 1, &best, &q, &kind);
         closest_on_edge(C, EC, eeC, 2, &best, &q, &kind);
         float d2f = s0 * s0;
-        if (face_ok && !(ad <= r)) /* in0 not computed above */
-            in0 = edge_side(O, A, mA) >= 0.0f && edge_side(O, B, mB) >= 0.0f &&
-                  edge_side(O, C, mC) >= 0.0f;
-        if (face_ok && in0 && d2f < best) {
+        if (face_in && !(ad <= r)) /* in0 not computed above */
+            in0 = inside(O, A, B, C, mA, mB, mC);
+        if (face_in && in0 && d2f < best) {
             best = d2f;
             q = (vec3){0.0f - s0 * n.x, 0.0f - s0 * n.y, 0.0f - s0 * n.z};
             kind = TOI_FEATURE_FACE;

@@ -27,12 +27,16 @@ TOI_VINLINE v3 v3cross(v3 a, v3 b)
                 vsub(vmul(a.x, b.y), vmul(a.y, b.x))};
 }
 
-/* (X - V[k]).m[k] >= 0 for the three edges */
+/* (X - V[k]).m[k] >= 0 and (X - V[k + 1]).m[k] >= 0 for the three edges: each half-plane
+   judged from both of its edge's endpoints (the scalar's inside()) */
 TOI_VINLINE vm tri_inside(v3 X, const v3 V[3], const v3 m[3])
 {
-    vm in = vge(v3dot(v3sub(X, V[0]), m[0]), vzero());
-    in = mand(in, vge(v3dot(v3sub(X, V[1]), m[1]), vzero()));
-    return mand(in, vge(v3dot(v3sub(X, V[2]), m[2]), vzero()));
+    vm in = mconst(1);
+    for (int k = 0; k < 3; k++) {
+        in = mand(in, vge(v3dot(v3sub(X, V[k]), m[k]), vzero()));
+        in = mand(in, vge(v3dot(v3sub(X, V[(k + 1) % 3]), m[k]), vzero()));
+    }
+    return in;
 }
 
 /* One query per lane. p0, vin, rin: the sphere (world units); T: the triangle (world
@@ -75,9 +79,17 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     }
     v3 N = {Nf[0], Nf[1], Nf[2]};
     vf NN = v3dot(N, N);
+    vf ee[3];
+    for (int k = 0; k < 3; k++)
+        ee[k] = v3dot(E[k], E[k]);
+    vf eemax = vsel(vgt(ee[0], ee[1]), ee[0], ee[1]);
+    eemax = vsel(vgt(ee[2], eemax), ee[2], eemax);
 
+    /* face_ok: a normal; face_in: a face tested (not a sliver, internal.h TOI_THIN_FACE) */
     vm face_ok = vge(NN, min_dir2);
-    vf ninv = vdiv(one, vsqrt(NN));
+    vf lenN = vsqrt(NN);
+    vm face_in = mand(face_ok, vge(lenN, vmul(vset(TOI_THIN_FACE), eemax)));
+    vf ninv = vdiv(one, lenN);
     v3 n = {vmul(N.x, ninv), vmul(N.y, ninv), vmul(N.z, ninv)};
     vf s0 = vneg(v3dot(V[0], n));
     vf dv = v3dot(v, n);
@@ -90,7 +102,7 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     const v3 O = {zero, zero, zero};
     vm in0 = tri_inside(O, V, m);
 
-    vf tc[7], sn[3], ee[3];
+    vf tc[7], sn[3];
     vm overlap = mconst(0);
     for (int k = 0; k < 3; k++) {
         vf b = v3dot(V[k], v);
@@ -104,7 +116,6 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     }
     for (int k = 0; k < 3; k++) {
         const v3 V0 = V[k], e = E[k];
-        ee[k] = v3dot(e, e);
         vm edge_ok = vge(ee[k], min_dir2);
         v3 u = v3cross(v, e), w = v3cross(V0, e);
         vf au = v3dot(u, u);
@@ -128,9 +139,9 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
         vf t = vdiv(vsub(r, ad), adv);
         v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
         vm in = tri_inside(P, V, m);
-        vm ok = mand(mand(face_ok, vgt(ad, r)), mand(mand(vlt(adv, zero), vle(t, one)), in));
+        vm ok = mand(mand(face_in, vgt(ad, r)), mand(mand(vlt(adv, zero), vle(t, one)), in));
         tc[6] = vsel(ok, t, inf);
-        overlap = mor(overlap, mand(face_ok, mand(vle(ad, r), in0)));
+        overlap = mor(overlap, mand(face_in, mand(vle(ad, r), in0)));
     }
 
     /* Touching at t = 0: the closest point q0, whether the sphere approaches. */
@@ -155,7 +166,7 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     }
     {
         vf d2f = vmul(s0, s0);
-        vm upd = mand(mand(face_ok, in0), vlt(d2f, best));
+        vm upd = mand(mand(face_in, in0), vlt(d2f, best));
         best = vsel(upd, d2f, best);
         v3 qf = {vsub(zero, vmul(s0, n.x)), vsub(zero, vmul(s0, n.y)),
                  vsub(zero, vmul(s0, n.z))};
