@@ -38,6 +38,15 @@ void t_run(const char *name, void (*fn)(const void *ctx), const void *ctx)
     fflush(stdout);
 }
 
+void t_run_impls(const char *what, void (*fn)(const void *impl))
+{
+    char name[160];
+    for (int i = 0; i < t_nimpls; i++) {
+        snprintf(name, sizeof name, "%s/%s", what, t_impls[i].name);
+        t_run(name, fn, &t_impls[i]);
+    }
+}
+
 size_t t_count(size_t n)
 {
     double c = (double)n * t_scale;

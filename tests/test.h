@@ -15,6 +15,8 @@ void t_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define CHECK(cond, ...) ((cond) ? (void)0 : t_fail(__FILE__, __LINE__, __VA_ARGS__))
 void t_run(const char *name, void (*fn)(const void *ctx), const void *ctx);
+/* t_run(fn) once per implementation under test, named "<what>/<implementation>". */
+void t_run_impls(const char *what, void (*fn)(const void *impl));
 extern double t_scale; /* multiplies random query counts (TOI_TEST_SCALE, default 1) */
 size_t t_count(size_t n); /* n * t_scale, at least 1 */
 

@@ -341,22 +341,12 @@ static void case_bad_calls_families(const void *ctx);
 
 void group_contract(void)
 {
-    char name[128];
-    for (int i = 0; i < t_nimpls; i++) {
-        const t_impl *im = &t_impls[i];
-        snprintf(name, sizeof name, "contract/sphere pairs/%s", im->name);
-        t_run(name, case_pairs, im);
-        snprintf(name, sizeof name, "contract/batch sizes and alignment/%s", im->name);
-        t_run(name, case_sizes, im);
-        snprintf(name, sizeof name, "contract/pair lists/%s", im->name);
-        t_run(name, case_pair_list, im);
-        snprintf(name, sizeof name, "contract/plane/%s", im->name);
-        t_run(name, case_plane, im);
-        snprintf(name, sizeof name, "contract/bad calls/%s", im->name);
-        t_run(name, case_bad_calls, im);
-        snprintf(name, sizeof name, "contract/bad calls, every query/%s", im->name);
-        t_run(name, case_bad_calls_families, im);
-    }
+    t_run_impls("contract/sphere pairs", case_pairs);
+    t_run_impls("contract/batch sizes and alignment", case_sizes);
+    t_run_impls("contract/pair lists", case_pair_list);
+    t_run_impls("contract/plane", case_plane);
+    t_run_impls("contract/bad calls", case_bad_calls);
+    t_run_impls("contract/bad calls, every query", case_bad_calls_families);
 }
 
 /* Bad calls on every query family (families.c): each undefined flag bit alone, and for

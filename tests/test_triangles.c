@@ -533,20 +533,10 @@ static void case_bad(const void *ctx)
 
 void group_tri_contract(void)
 {
-    char name[128];
-    for (int i = 0; i < t_nimpls; i++) {
-        const t_impl *im = &t_impls[i];
-        snprintf(name, sizeof name, "contract/triangle cases/%s", im->name);
-        t_run(name, case_table, im);
-        snprintf(name, sizeof name, "contract/triangle sliver tip/%s", im->name);
-        t_run(name, case_sliver_tip, im);
-        snprintf(name, sizeof name, "contract/triangle sets of every size/%s", im->name);
-        t_run(name, case_sets, im);
-        snprintf(name, sizeof name, "contract/triangle set ties and outputs/%s", im->name);
-        t_run(name, case_set_ties, im);
-        snprintf(name, sizeof name, "contract/triangle batch sizes and alignment/%s", im->name);
-        t_run(name, case_sizes, im);
-        snprintf(name, sizeof name, "contract/triangle bad calls/%s", im->name);
-        t_run(name, case_bad, im);
-    }
+    t_run_impls("contract/triangle cases", case_table);
+    t_run_impls("contract/triangle sliver tip", case_sliver_tip);
+    t_run_impls("contract/triangle sets of every size", case_sets);
+    t_run_impls("contract/triangle set ties and outputs", case_set_ties);
+    t_run_impls("contract/triangle batch sizes and alignment", case_sizes);
+    t_run_impls("contract/triangle bad calls", case_bad);
 }

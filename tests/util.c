@@ -29,6 +29,20 @@ static void force(const t_impl *im)
     if (im->via_api)
         CHECK(toi_set_backend(im->k->id) == TOI_OK, "cannot force %s", im->name);
 }
+static void verify(const t_impl *im);
+
+/* One query on im: through the public API after forcing its backend (then checking that it is
+   the one that ran), or straight on its kernel table (NEON through SIMDe). */
+#define T_QUERY(im, api_call, on_call)                                                   \
+    do {                                                                                 \
+        force(im);                                                                       \
+        toi_note_backend(TOI_BACKEND_AUTO);                                              \
+        ptrdiff_t r_ = (im)->via_api ? (api_call) : (on_call);                           \
+        if (r_ > 0)                                                                      \
+            verify(im);                                                                  \
+        return r_;                                                                       \
+    } while (0)
+
 static void verify(const t_impl *im)
 {
     if (im->via_api)
@@ -39,94 +53,51 @@ static void verify(const t_impl *im)
 ptrdiff_t t_spheres(const t_impl *im, size_t n, const toi_spheres *a, const toi_spheres *b,
                     unsigned flags, const toi_hits *out)
 {
-    ptrdiff_t r;
-    force(im);
-    toi_note_backend(TOI_BACKEND_AUTO);
-    r = im->via_api ? toi_sweep_spheres(n, a, b, flags, out)
-                    : toi_sweep_spheres_on(im->k, n, a, b, flags, out);
-    if (r > 0)
-        verify(im);
-    return r;
+    T_QUERY(im, toi_sweep_spheres(n, a, b, flags, out),
+            toi_sweep_spheres_on(im->k, n, a, b, flags, out));
 }
 
 ptrdiff_t t_pairs(const t_impl *im, size_t n, const uint32_t *ia, const uint32_t *ib,
                   size_t nb, const toi_spheres *s, unsigned flags, const toi_hits *out)
 {
-    ptrdiff_t r;
-    force(im);
-    toi_note_backend(TOI_BACKEND_AUTO);
-    r = im->via_api ? toi_sweep_sphere_pairs(n, ia, ib, nb, s, flags, out)
-                    : toi_sweep_sphere_pairs_on(im->k, n, ia, ib, nb, s, flags, out);
-    if (r > 0)
-        verify(im);
-    return r;
+    T_QUERY(im, toi_sweep_sphere_pairs(n, ia, ib, nb, s, flags, out),
+            toi_sweep_sphere_pairs_on(im->k, n, ia, ib, nb, s, flags, out));
 }
 
 ptrdiff_t t_plane(const t_impl *im, size_t n, const toi_spheres *s, const toi_plane *p,
                   unsigned flags, const toi_hits *out)
 {
-    ptrdiff_t r;
-    force(im);
-    toi_note_backend(TOI_BACKEND_AUTO);
-    r = im->via_api ? toi_sweep_spheres_plane(n, s, p, flags, out)
-                    : toi_sweep_spheres_plane_on(im->k, n, s, p, flags, out);
-    if (r > 0)
-        verify(im);
-    return r;
+    T_QUERY(im, toi_sweep_spheres_plane(n, s, p, flags, out),
+            toi_sweep_spheres_plane_on(im->k, n, s, p, flags, out));
 }
 
 ptrdiff_t t_respond(const t_impl *im, size_t n, const toi_motion *m, const toi_hits *hits,
                     float restitution, float friction)
 {
-    ptrdiff_t r;
-    force(im);
-    toi_note_backend(TOI_BACKEND_AUTO);
-    r = im->via_api ? toi_respond(n, m, hits, restitution, friction)
-                    : toi_respond_on(im->k, n, m, hits, restitution, friction);
-    if (r > 0)
-        verify(im);
-    return r;
+    T_QUERY(im, toi_respond(n, m, hits, restitution, friction),
+            toi_respond_on(im->k, n, m, hits, restitution, friction));
 }
 
 ptrdiff_t t_tris(const t_impl *im, size_t n, const toi_spheres *s, const toi_triangles *tri,
                  unsigned flags, const toi_hits *out)
 {
-    ptrdiff_t r;
-    force(im);
-    toi_note_backend(TOI_BACKEND_AUTO);
-    r = im->via_api ? toi_sweep_spheres_triangles(n, s, tri, flags, out)
-                    : toi_sweep_spheres_triangles_on(im->k, n, s, tri, flags, out);
-    if (r > 0)
-        verify(im);
-    return r;
+    T_QUERY(im, toi_sweep_spheres_triangles(n, s, tri, flags, out),
+            toi_sweep_spheres_triangles_on(im->k, n, s, tri, flags, out));
 }
 
 ptrdiff_t t_tri_pairs(const t_impl *im, size_t n, const uint32_t *is, const uint32_t *it,
                       size_t ns, const toi_spheres *s, size_t nt, const toi_triangles *tri,
                       unsigned flags, const toi_hits *out)
 {
-    ptrdiff_t r;
-    force(im);
-    toi_note_backend(TOI_BACKEND_AUTO);
-    r = im->via_api ? toi_sweep_sphere_triangle_pairs(n, is, it, ns, s, nt, tri, flags, out)
-                    : toi_sweep_sphere_triangle_pairs_on(im->k, n, is, it, ns, s, nt, tri, flags,
-                                                         out);
-    if (r > 0)
-        verify(im);
-    return r;
+    T_QUERY(im, toi_sweep_sphere_triangle_pairs(n, is, it, ns, s, nt, tri, flags, out),
+            toi_sweep_sphere_triangle_pairs_on(im->k, n, is, it, ns, s, nt, tri, flags, out));
 }
 
 ptrdiff_t t_tri_set(const t_impl *im, size_t n, const toi_spheres *s, size_t nt,
                     const toi_triangles *tri, unsigned flags, const toi_hits *out)
 {
-    ptrdiff_t r;
-    force(im);
-    toi_note_backend(TOI_BACKEND_AUTO);
-    r = im->via_api ? toi_sweep_spheres_triangle_set(n, s, nt, tri, flags, out)
-                    : toi_sweep_spheres_triangle_set_on(im->k, n, s, nt, tri, flags, out);
-    if (r > 0)
-        verify(im);
-    return r;
+    T_QUERY(im, toi_sweep_spheres_triangle_set(n, s, nt, tri, flags, out),
+            toi_sweep_spheres_triangle_set_on(im->k, n, s, nt, tri, flags, out));
 }
 
 /* Arrays start one float past an aligned address: no kernel may assume alignment. */
