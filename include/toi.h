@@ -163,6 +163,40 @@ TOI_API ptrdiff_t toi_sweep_spheres_triangle_set(size_t n, const toi_spheres *s,
                                                  const toi_triangles *tri, unsigned flags,
                                                  const toi_hits *out);
 
+/* Triangle meshes: a bounding-volume hierarchy over ntris triangles (8-wide nodes over
+   leaves of up to 8 triangles, binned surface-area heuristic), built once and queried by
+   batches of spheres; the mesh keeps its own copy of the triangles. */
+typedef struct toi_mesh toi_mesh; /* opaque; immutable while queried */
+
+/* Work counters of the hierarchy's cost model t = nv cv + np cp + nu cu: nv bounding-volume
+   tests, np triangle tests, nu bounding-volume updates. Functions that take one add to it. */
+typedef struct toi_cost {
+    uint64_t nv, np, nu;
+} toi_cost;
+
+/* A mesh of triangles 0 .. ntris - 1 of tri (copied), or NULL for ntris = 0,
+   ntris >= UINT32_MAX, a NULL array, or no memory. Non-finite triangles are kept (a refit
+   may make them finite) but never hit, as in sets. */
+TOI_API toi_mesh *toi_mesh_build(size_t ntris, const toi_triangles *tri);
+
+/* New vertices for the same triangles (ntris must be the count given to build), the same
+   hierarchy with every box recomputed: cost->nu (cost may be NULL) gains the boxes updated.
+   TOI_OK, or TOI_EINVAL (NULL mesh or array, another count; nothing changed). Not while the
+   mesh is queried. Queries stay exact after any refit; they slow down as the mesh deforms
+   away from the shape it was built for (README: when to rebuild). */
+TOI_API int toi_mesh_refit(toi_mesh *m, size_t ntris, const toi_triangles *tri, toi_cost *cost);
+
+TOI_API void toi_mesh_free(toi_mesh *m);           /* NULL: nothing */
+TOI_API size_t toi_mesh_bytes(const toi_mesh *m);  /* all the memory it holds; NULL: 0 */
+
+/* Each of n spheres against the mesh: bit for bit what toi_sweep_spheres_triangle_set
+   returns for the same triangles (the arrays given to build, as refitted) - every output,
+   flag and backend; index = the triangle's index in those arrays. cost (may be NULL) gains
+   the bounding-volume tests (nv) and triangle tests (np) of the batch; the counts are the
+   same on every backend. The mesh may be queried from any number of threads at once. */
+TOI_API ptrdiff_t toi_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
+                                         unsigned flags, const toi_hits *out, toi_cost *cost);
+
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
    unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it

@@ -151,6 +151,19 @@ ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, cons
     return (ptrdiff_t)k->spheres_triangle_set(n, s, ntris, tri, flags, out);
 }
 
+ptrdiff_t toi_sweep_spheres_mesh_on(const toi_kernels *k, size_t n, const toi_spheres *s,
+                                    const toi_mesh *m, unsigned flags, const toi_hits *out,
+                                    toi_cost *cost)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!spheres_ok(s) || !m)
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->spheres_mesh(n, s, m, flags, out, cost);
+}
+
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
                             unsigned flags, const toi_hits *out)
 {
@@ -197,6 +210,12 @@ ptrdiff_t toi_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, size_t 
                                          const toi_hits *out)
 {
     return toi_sweep_spheres_triangle_set_on(toi_active_kernels(), n, s, ntris, tri, flags, out);
+}
+
+ptrdiff_t toi_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
+                                 unsigned flags, const toi_hits *out, toi_cost *cost)
+{
+    return toi_sweep_spheres_mesh_on(toi_active_kernels(), n, s, m, flags, out, cost);
 }
 
 const char *toi_strerror(int code)

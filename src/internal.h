@@ -29,6 +29,8 @@ typedef struct toi_kernels {
     size_t (*spheres_triangle_set)(size_t n, const toi_spheres *s, size_t ntris,
                                    const toi_triangles *tri, unsigned flags,
                                    const toi_hits *out);
+    size_t (*spheres_mesh)(size_t n, const toi_spheres *s, const toi_mesh *m, unsigned flags,
+                           const toi_hits *out, toi_cost *cost);
 } toi_kernels;
 
 extern const toi_kernels toi_kernels_scalar;
@@ -78,6 +80,9 @@ ptrdiff_t toi_sweep_sphere_triangle_pairs_on(const toi_kernels *k, size_t npairs
 ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, const toi_spheres *s,
                                             size_t ntris, const toi_triangles *tri,
                                             unsigned flags, const toi_hits *out);
+ptrdiff_t toi_sweep_spheres_mesh_on(const toi_kernels *k, size_t n, const toi_spheres *s,
+                                    const toi_mesh *m, unsigned flags, const toi_hits *out,
+                                    toi_cost *cost);
 
 /* Whether any output beyond t is wanted (the kernels then compute normal, point, depth). */
 static inline int toi_wants_full(const toi_hits *out)

@@ -73,6 +73,25 @@ static ptrdiff_t call_tri_set(const toi_kernels *k, size_t n, const t_args *a, u
              : toi_sweep_spheres_triangle_set(n, &s, a->nset[0], &t, flags, out);
 }
 
+/* The set's triangles as a mesh, built for the call (an empty set: a mesh of one NaN
+   triangle, which nothing hits - what an empty set answers). */
+static ptrdiff_t call_mesh(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                           const toi_hits *out)
+{
+    toi_spheres s = spheres_at(a->q);
+    static const float nan1[1] = {__builtin_nanf("")};
+    toi_triangles t = tris_at(a->set[0]);
+    if (a->nset[0] == 0)
+        t = (toi_triangles){nan1, nan1, nan1, nan1, nan1, nan1, nan1, nan1, nan1};
+    toi_mesh *m = toi_mesh_build(a->nset[0] ? a->nset[0] : 1, &t);
+    if (!m)
+        abort();
+    ptrdiff_t r = k ? toi_sweep_spheres_mesh_on(k, n, &s, m, flags, out, NULL)
+                    : toi_sweep_spheres_mesh(n, &s, m, flags, out, NULL);
+    toi_mesh_free(m);
+    return r;
+}
+
 /* toi_respond: q[0..8] the motion (x y z vx vy vz ux uy uz, updated in place), q[9..13] the
    hits it reads (t nx ny nz depth), param[0..1] restitution and friction. */
 static ptrdiff_t call_respond(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
@@ -125,6 +144,10 @@ const t_family t_families[] = {
     {.name = "respond", .qkind = "pppvvvvvv" "tnnnd", .pkind = "ee", .normal_param = -1,
      .invalid = respond_invalid, .inout = 9, .optional = {0x1c0u, 0x2000u},
      .call = call_respond},
+    {.name = "mesh", .qkind = "pppvvvr", .nsets = 1, .skind = {"pppoooooo"},
+     .normal_param = -1, .writes_index = 1, .index_set = 0, .writes_feature = 1,
+     .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL, .equals = "tri_set",
+     .call = call_mesh},
 };
 const int t_nfamilies = (int)(sizeof t_families / sizeof t_families[0]);
 

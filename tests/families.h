@@ -57,6 +57,9 @@ typedef struct t_family {
        arrays (bit k = q[k]) that may all be NULL together. */
     int inout;
     uint32_t optional[2];
+    /* A row whose results must be bit for bit those of another row on the same arguments
+       (the mesh query: the set query's); NULL: none. */
+    const char *equals;
     /* k = NULL: the public function, on whatever backend is active. The const of a->q[k],
        k < inout, is cast away: those arrays must be writable. */
     ptrdiff_t (*call)(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,

@@ -368,6 +368,21 @@ const char *t_fuzz_one(const t_family *f, const uint8_t *data, size_t size, char
         if (e)
             return e;
     }
+    /* a row that must answer what another does on the same arguments (the mesh query: the
+       set query), checked on the scalar reference */
+    const t_family *eq = f->equals ? t_family_named(f->equals) : NULL;
+    if (eq && !invalid && n > 0) {
+        memset(&got, SENT, sizeof got);
+        toi_hits h = hits_for(&got, outmask);
+        ptrdiff_t r = eq->call(tables[0], n, &a, flags, &h);
+        if (r != want_ret)
+            return fail(msg, msglen, "%s returned %td, %s %td", f->name, want_ret, eq->name, r);
+        char what[64];
+        snprintf(what, sizeof what, "%s against %s", f->name, eq->name);
+        const char *e = compare(f, &got, &ref, n, outmask, 1, what, msg, msglen);
+        if (e)
+            return e;
+    }
     return NULL;
 }
 

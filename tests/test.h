@@ -47,6 +47,8 @@ ptrdiff_t t_tri_pairs(const t_impl *im, size_t n, const uint32_t *is, const uint
                       unsigned flags, const toi_hits *out);
 ptrdiff_t t_tri_set(const t_impl *im, size_t n, const toi_spheres *s, size_t nt,
                     const toi_triangles *tri, unsigned flags, const toi_hits *out);
+ptrdiff_t t_mesh(const t_impl *im, size_t n, const toi_spheres *s, const toi_mesh *m,
+                 unsigned flags, const toi_hits *out, toi_cost *cost);
 
 /* ---- deterministic random numbers: integer arithmetic and exact float operations only, so
    every architecture draws the same inputs (no libm) ---- */
@@ -123,5 +125,10 @@ void group_threads_first(void); /* before any other toi call */
 void group_threads(void);
 void group_fuzz_replay(void);
 void group_magnitude(void);
+void group_mesh_contract(void);
+void group_mesh_differential(void);
+void group_mesh_accuracy(void);
+void group_mesh_threads(void);
+void group_mesh_golden(void);
 
 #endif /* TOI_TEST_H */

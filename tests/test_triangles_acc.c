@@ -8,7 +8,7 @@
    within the margin. Where the motion is within the margin of tangential at t = 0, either
    answer is accepted (as for the spheres), and culling is not judged where N.v is within
    rounding of 0. */
-#include "oracle.h"
+#include "tri_judge.h"
 #include "tri_gen.h"
 
 #include <float.h>
@@ -16,10 +16,6 @@
 #include <stdlib.h>
 
 #define EPS ((ld)FLT_EPSILON)
-
-typedef struct tri_q {
-    ld p[3], v[3], V[3][3];
-} tri_q;
 
 static ld dot(const ld a[3], const ld b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -119,7 +115,7 @@ static ld feature_dist(const tri_q *q, int feat, const ld x[3])
 
 /* the largest |reported point - q*| seen, in units of the margin (printed: a figure for the
    README, and a sign of how much room the check leaves) */
-static ld acc_worst_q;
+ld acc_worst_q;
 
 static void fcross(const float a[3], const float b[3], float o[3])
 {
@@ -182,6 +178,141 @@ static void sliver_tip(rng *r, float S[7], float T[9])
             T[3 * j + k] = v3[j][k];
 }
 
+/* The oracle's view of one sphere S (x y z vx vy vz r) against one triangle T. */
+tri_judge tri_judge_make(const float Sf[7], const float Tf[9], unsigned flags)
+{
+    tri_judge j;
+    tri_q *q = &j.q;
+    ld R = Sf[6], S = R;
+    for (int k = 0; k < 3; k++) {
+        q->p[k] = Sf[k], q->v[k] = Sf[3 + k];
+        for (int v = 0; v < 3; v++)
+            q->V[v][k] = Tf[3 * v + k];
+    }
+    ld vl = ld_norm3(q->v[0], q->v[1], q->v[2]);
+    S = S > vl ? S : vl;
+    for (int v = 0; v < 3; v++) {
+        ld d = ld_norm3(q->V[v][0] - q->p[0], q->V[v][1] - q->p[1], q->V[v][2] - q->p[2]);
+        S = S > d ? S : d;
+    }
+    j.R = R, j.S = S;
+    j.delta = 64 * EPS * S;
+    ld c0[3];
+    j.f0 = tri_f(q, 0);
+    closest(q, q->p, c0);
+    ld d0[3] = {q->p[0] - c0[0], q->p[1] - c0[1], q->p[2] - c0[2]};
+    j.slope0 = dot(d0, q->v);
+    j.amb = ld_abs(j.slope0) < 2 * j.delta * vl && j.f0 <= R + j.delta;
+    /* culling: N.v >= 0 ignores the triangle; not judged within rounding of 0 */
+    ld e1[3], e2[3], Nn[3];
+    for (int k = 0; k < 3; k++)
+        e1[k] = q->V[1][k] - q->V[0][k], e2[k] = q->V[2][k] - q->V[0][k];
+    cross(e1, e2, Nn);
+    ld Nv = dot(Nn, q->v), Nl = ld_norm3(Nn[0], Nn[1], Nn[2]);
+    j.culled = (flags & TOI_CULL_BACKFACES) && Nv >= 0;
+    if ((flags & TOI_CULL_BACKFACES) && ld_abs(Nv) <= 64 * EPS * Nl * vl)
+        j.amb = 1;
+    j.hs = j.hg = (oracle_hit){0, 0};
+    if (!j.culled) {
+        j.hs = oracle_first_contact(tri_f, q, R - j.delta, j.slope0, flags & TOI_ALL_OVERLAPS);
+        j.hg = oracle_first_contact(tri_f, q, R + j.delta, j.slope0, flags & TOI_ALL_OVERLAPS);
+    }
+    return j;
+}
+
+/* Point, feature, normal and depth of a hit at o[0] = t against the judged triangle (o: t nx
+   ny nz px py pz depth), within the margin; 0 (and CHECK failures naming query id) if not. */
+int tri_judge_outputs(const tri_judge *j, const float o[8], unsigned feature, size_t id)
+{
+    const tri_q *q = &j->q;
+    int ok = 1;
+    ld delta = j->delta, S = j->S, R = j->R;
+    float t = o[0];
+    /* The nearest point is ill-conditioned over a face (moving it by x along the face changes
+       the distance by only x^2 / 2r), so the reported point q must be a nearest point
+       within the margin: on its feature, no farther from p(t) than f(t) + 2 delta; and the
+       normal must point from q to p(t). */
+    ld x[3], pl[3], d[3];
+    at(q, t, x);
+    for (int k = 0; k < 3; k++)
+        pl[k] = o[4 + k], d[k] = x[k] - pl[k];
+    ld world = ld_abs(q->p[0]) + ld_abs(q->p[1]) + ld_abs(q->p[2]);
+    ld tol_p = 4 * delta + 8 * EPS * (world + S);
+    ld dl = ld_norm3(d[0], d[1], d[2]), ft = tri_f(q, t);
+    if (!(dl <= ft + tol_p)) {
+        CHECK(0, "query %zu: point %.9Lg from the centre, nearest %.9Lg", id, dl, ft);
+        ok = 0;
+    }
+    ld fd = feature_dist(q, (int)feature, pl);
+    if (feature > TOI_FEATURE_VERTEX_C || !(fd <= tol_p)) {
+        CHECK(0, "query %zu: point %.3Lg from its feature %u", id, fd, feature);
+        ok = 0;
+    }
+    /* Point, feature and normal describe the centre at the reported t: the point is the
+       triangle's nearest point q* to x = p(t) (well conditioned in x, unlike the distance),
+       the feature holds q*, and the normal points from q* to x - each within the margin,
+       whichever piece gave t. */
+    ld qs[3], dq[3];
+    closest(q, x, qs);
+    for (int k = 0; k < 3; k++)
+        dq[k] = pl[k] - qs[k];
+    ld tol_q = delta + 8 * EPS * (world + S);
+    ld qerr = ld_norm3(dq[0], dq[1], dq[2]);
+    acc_worst_q = qerr / tol_q > acc_worst_q ? qerr / tol_q : acc_worst_q;
+    if (!(qerr <= tol_q)) {
+        CHECK(0, "query %zu: point %.3Lg from the nearest point at t (margin %.3Lg)", id, qerr,
+              delta);
+        ok = 0;
+    }
+    ld fq = feature_dist(q, (int)feature, qs);
+    if (!(fq <= tol_q)) {
+        CHECK(0, "query %zu: nearest point at t %.3Lg from feature %u", id, fq, feature);
+        ok = 0;
+    }
+    ld ds[3];
+    for (int k = 0; k < 3; k++)
+        ds[k] = x[k] - qs[k];
+    ld dsl = ld_norm3(ds[0], ds[1], ds[2]);
+    ld tol_n = dsl > 4 * tol_q ? 2 * tol_q / dsl + 1e-6L : 2.001L; /* any unit one */
+    ld nerr = 0;
+    for (int k = 0; k < 3; k++) {
+        ld nk = dsl > 0 ? ds[k] / dsl : 0;
+        nerr += (o[1 + k] - nk) * (o[1 + k] - nk);
+    }
+    ld nl = ld_norm3(o[1], o[2], o[3]);
+    nerr = ld_sqrt(nerr);
+    if (!(ld_abs(nl - 1) <= 1e-6L) || !(nerr <= tol_n)) {
+        CHECK(0, "query %zu: normal (%g %g %g), error %.3Lg > %.3Lg", id, o[1], o[2], o[3],
+              nerr, tol_n);
+        ok = 0;
+    }
+    ld want_depth = t == 0 && R - j->f0 > 0 ? R - j->f0 : 0;
+    if (!(ld_abs(o[7] - want_depth) <= 2 * delta) || !(o[7] >= 0)) {
+        CHECK(0, "query %zu: depth %.9g, want %.9Lg", id, o[7], want_depth);
+        ok = 0;
+    }
+    return ok;
+}
+
+void tri_judge_print(const tri_judge *j, const float S[7], const float T[9], const float o[8],
+                     unsigned feature, unsigned flags)
+{
+    ld x[3], c[3];
+    at(&j->q, o[0], x);
+    closest(&j->q, x, c);
+    printf("    t %.9g feature %u point %.9g %.9g %.9g; oracle: nearest %.9Lg %.9Lg %.9Lg at "
+           "distance %.9Lg; first contact %.9Lg (r - delta) %.9Lg (r + delta)\n",
+           o[0], feature, o[4], o[5], o[6], c[0], c[1], c[2], tri_f(&j->q, o[0]),
+           j->hs.hit ? j->hs.t : -1, j->hg.hit ? j->hg.t : -1);
+    printf("    flags %u, sphere:", flags);
+    for (int k = 0; k < 7; k++)
+        printf(" %.9g", S[k]);
+    printf("\n    triangle:");
+    for (int k = 0; k < 9; k++)
+        printf(" %.9g", T[k]);
+    printf("\n");
+}
+
 /* ctx NULL: the families of tri_gen; else slivers passed near their tip (sliver_tip). */
 static void acc_triangles(const void *ctx)
 {
@@ -214,153 +345,47 @@ static void acc_triangles(const void *ctx)
         }
         t_tris(&t_impls[0], N, &s.s, &tr.t, flags, &h.h);
         for (size_t i = 0; i < N && fails < 5; i++) {
-            tri_q q;
-            ld R = s.f[6][i], S = R;
-            for (int k = 0; k < 3; k++) {
-                q.p[k] = s.f[k][i], q.v[k] = s.f[3 + k][i];
-                for (int j = 0; j < 3; j++)
-                    q.V[j][k] = tr.f[3 * j + k][i];
-            }
-            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
-            S = S > vl ? S : vl;
-            for (int j = 0; j < 3; j++) {
-                ld d = ld_norm3(q.V[j][0] - q.p[0], q.V[j][1] - q.p[1], q.V[j][2] - q.p[2]);
-                S = S > d ? S : d;
-            }
-            ld delta = 64 * EPS * S;
-            ld c0[3], slope0, f0 = tri_f(&q, 0);
-            closest(&q, q.p, c0);
-            {
-                ld d[3] = {q.p[0] - c0[0], q.p[1] - c0[1], q.p[2] - c0[2]};
-                slope0 = dot(d, q.v);
-            }
-            int amb = ld_abs(slope0) < 2 * delta * vl && f0 <= R + delta;
-            /* culling: N.v >= 0 ignores the triangle; not judged within rounding of 0 */
-            ld e1[3], e2[3], Nn[3];
-            for (int k = 0; k < 3; k++)
-                e1[k] = q.V[1][k] - q.V[0][k], e2[k] = q.V[2][k] - q.V[0][k];
-            cross(e1, e2, Nn);
-            ld Nv = dot(Nn, q.v), Nl = ld_norm3(Nn[0], Nn[1], Nn[2]);
-            int culled = (flags & TOI_CULL_BACKFACES) && Nv >= 0;
-            if ((flags & TOI_CULL_BACKFACES) && ld_abs(Nv) <= 64 * EPS * Nl * vl)
-                amb = 1;
-            amb_n += amb;
-            float t = h.f[0][i];
+            float S[7], T[9], o[8];
+            for (int k = 0; k < 7; k++)
+                S[k] = s.f[k][i];
+            for (int k = 0; k < 9; k++)
+                T[k] = tr.f[k][i];
+            for (int k = 0; k < 8; k++)
+                o[k] = h.f[k][i];
+            tri_judge j = tri_judge_make(S, T, flags);
+            amb_n += j.amb;
+            float t = o[0];
             int hit = t != TOI_NO_HIT, ok = 1;
-            oracle_hit hs = {0, 0}, hg = {0, 0};
-            if (!culled) {
-                hs = oracle_first_contact(tri_f, &q, R - delta, slope0, flags & TOI_ALL_OVERLAPS);
-                hg = oracle_first_contact(tri_f, &q, R + delta, slope0, flags & TOI_ALL_OVERLAPS);
-            }
-            if (!amb && hs.hit && !hit) {
+            if (!j.amb && j.hs.hit && !hit) {
                 CHECK(0, "query %zu: false miss (shrunk query hits at t = %.9Lg)", done + i,
-                      hs.t);
+                      j.hs.t);
                 ok = 0;
             }
-            if (!amb && !hg.hit && hit) {
+            if (!j.amb && !j.hg.hit && hit) {
                 CHECK(0, "query %zu: false hit at t = %.9g (grown query misses)", done + i, t);
                 ok = 0;
             }
-            if (hit && hg.hit) {
-                ld hi = hs.hit ? hs.t : 1, slack = 2 * EPS;
-                if (!(t >= hg.t - slack && t <= hi + slack)) {
-                    CHECK(0, "query %zu: t = %.9g outside [%.9Lg, %.9Lg]", done + i, t, hg.t, hi);
+            if (hit && j.hg.hit) {
+                ld hi = j.hs.hit ? j.hs.t : 1, slack = 2 * EPS;
+                if (!(t >= j.hg.t - slack && t <= hi + slack)) {
+                    CHECK(0, "query %zu: t = %.9g outside [%.9Lg, %.9Lg]", done + i, t, j.hg.t,
+                          hi);
                     ok = 0;
                 }
             }
             if (ok && hit) {
-                /* The nearest point is ill-conditioned over a face (moving it by x along the
-                   face changes the distance by only x^2 / 2r), so the reported point q must
-                   be a nearest point within the margin: on its feature, no farther from p(t)
-                   than f(t) + 2 delta; and the normal must point from q to p(t). */
                 hits++;
-                ld x[3], pl[3], d[3];
-                at(&q, t, x);
-                for (int k = 0; k < 3; k++)
-                    pl[k] = h.f[4 + k][i], d[k] = x[k] - pl[k];
-                ld world = ld_abs(q.p[0]) + ld_abs(q.p[1]) + ld_abs(q.p[2]);
-                ld tol_p = 4 * delta + 8 * EPS * (world + S);
-                ld dl = ld_norm3(d[0], d[1], d[2]), ft = tri_f(&q, t);
-                if (!(dl <= ft + tol_p)) {
-                    CHECK(0, "query %zu: point %.9Lg from the centre, nearest %.9Lg", done + i,
-                          dl, ft);
-                    ok = 0;
-                }
-                ld fd = feature_dist(&q, h.feature[i], pl);
-                if (h.feature[i] > TOI_FEATURE_VERTEX_C || !(fd <= tol_p)) {
-                    CHECK(0, "query %zu: point %.3Lg from its feature %u", done + i, fd,
-                          h.feature[i]);
-                    ok = 0;
-                }
-                /* Point, feature and normal describe the centre at the reported t: the
-                   point is the triangle's nearest point q* to x = p(t) (well conditioned in
-                   x, unlike the distance), the feature holds q*, and the normal points
-                   from q* to x - each within the margin, whichever piece gave t. */
-                ld qs[3], dq[3];
-                closest(&q, x, qs);
-                for (int k = 0; k < 3; k++)
-                    dq[k] = pl[k] - qs[k];
-                ld tol_q = delta + 8 * EPS * (world + S);
-                ld qerr = ld_norm3(dq[0], dq[1], dq[2]);
-                acc_worst_q = qerr / tol_q > acc_worst_q ? qerr / tol_q : acc_worst_q;
-                if (!(qerr <= tol_q)) {
-                    CHECK(0, "query %zu: point %.3Lg from the nearest point at t (margin "
-                             "%.3Lg)", done + i, qerr, delta);
-                    ok = 0;
-                }
-                ld fq = feature_dist(&q, h.feature[i], qs);
-                if (!(fq <= tol_q)) {
-                    CHECK(0, "query %zu: nearest point at t %.3Lg from feature %u", done + i,
-                          fq, h.feature[i]);
-                    ok = 0;
-                }
-                ld ds[3];
-                for (int k = 0; k < 3; k++)
-                    ds[k] = x[k] - qs[k];
-                ld dsl = ld_norm3(ds[0], ds[1], ds[2]);
-                ld tol_n = dsl > 4 * tol_q ? 2 * tol_q / dsl + 1e-6L : 2.001L; /* any unit one */
-                ld nerr = 0;
-                for (int k = 0; k < 3; k++) {
-                    ld nk = dsl > 0 ? ds[k] / dsl : 0;
-                    nerr += (h.f[1 + k][i] - nk) * (h.f[1 + k][i] - nk);
-                }
-                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
-                nerr = ld_sqrt(nerr);
-                if (!(ld_abs(nl - 1) <= 1e-6L) || !(nerr <= tol_n)) {
-                    CHECK(0, "query %zu: normal (%g %g %g), error %.3Lg > %.3Lg", done + i,
-                          h.f[1][i], h.f[2][i], h.f[3][i], nerr, tol_n);
-                    ok = 0;
-                }
-                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
-                if (!(ld_abs(h.f[7][i] - want_depth) <= 2 * delta) || !(h.f[7][i] >= 0)) {
-                    CHECK(0, "query %zu: depth %.9g, want %.9Lg", done + i, h.f[7][i],
-                          want_depth);
-                    ok = 0;
-                }
+                ok = tri_judge_outputs(&j, o, h.feature[i], done + i);
             }
             if (!ok) {
-                ld x[3], c[3];
-                at(&q, t, x);
-                closest(&q, x, c);
-                printf("    t %.9g feature %u point %.9g %.9g %.9g; oracle: nearest %.9Lg %.9Lg "
-                       "%.9Lg at distance %.9Lg; first contact %.9Lg (r - delta) %.9Lg "
-                       "(r + delta)\n", t, h.feature[i], h.f[4][i], h.f[5][i], h.f[6][i], c[0],
-                       c[1], c[2], tri_f(&q, t), hs.hit ? hs.t : -1, hg.hit ? hg.t : -1);
-                printf("    flags %u, sphere:", flags);
-                for (int k = 0; k < 7; k++)
-                    printf(" %.9g", s.f[k][i]);
-                printf("\n    triangle:");
-                for (int k = 0; k < 9; k++)
-                    printf(" %.9g", tr.f[k][i]);
-                printf("\n");
+                tri_judge_print(&j, S, T, o, h.feature[i], flags);
                 fails++;
             }
         }
         done += N;
     }
     printf("    %zu queries (%zu hits, %zu within the tangential margin) against the oracle; "
-           "point error at most %.3Lg of its bound\n", done, hits, amb_n,
-           acc_worst_q);
+           "point error at most %.3Lg of its bound\n", done, hits, amb_n, acc_worst_q);
     t_hits_free(&h);
     t_tri_free(&tr);
     t_spheres_free(&s);

@@ -100,6 +100,13 @@ ptrdiff_t t_tri_set(const t_impl *im, size_t n, const toi_spheres *s, size_t nt,
             toi_sweep_spheres_triangle_set_on(im->k, n, s, nt, tri, flags, out));
 }
 
+ptrdiff_t t_mesh(const t_impl *im, size_t n, const toi_spheres *s, const toi_mesh *m,
+                 unsigned flags, const toi_hits *out, toi_cost *cost)
+{
+    T_QUERY(im, toi_sweep_spheres_mesh(n, s, m, flags, out, cost),
+            toi_sweep_spheres_mesh_on(im->k, n, s, m, flags, out, cost));
+}
+
 /* Arrays start one float past an aligned address: no kernel may assume alignment. */
 static void *alloc_unaligned(size_t bytes)
 {

@@ -12,6 +12,7 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TOI_ISA avx2
 #define VW 8
@@ -102,6 +103,12 @@ TOI_VINLINE vf vpow2_unscale(vf m)
     __m256i sub = _mm256_set1_epi32(0x00400000); /* 2^-127 when E = 0 */
     return _mm256_castsi256_ps(
         _mm256_blendv_epi8(e, sub, _mm256_cmpeq_epi32(e, _mm256_setzero_si256())));
+}
+
+/* VW bytes at p as floats 0..255 (a node's quantized boxes). */
+TOI_VINLINE vf vload_u8(const uint8_t *p)
+{
+    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)));
 }
 
 /* base[idx[k]] for each lane k: eight scalar loads. */

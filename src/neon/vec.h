@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TOI_ISA neon
 #define VW 4
@@ -105,6 +106,15 @@ TOI_VINLINE vf vpow2_unscale(vf m)
     uint32x4_t e = vandq_u32(vreinterpretq_u32_f32(m), vdupq_n_u32(0x7f800000u));
     uint32x4_t sub = vdupq_n_u32(0x00400000u); /* 2^-127 when E = 0 */
     return vreinterpretq_f32_u32(vbslq_u32(vceqq_u32(e, vdupq_n_u32(0)), sub, e));
+}
+
+/* VW bytes at p as floats 0..255 (a node's quantized boxes). */
+TOI_VINLINE vf vload_u8(const uint8_t *p)
+{
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
+    uint16x8_t h = vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(w)));
+    return vcvtq_f32_u32(vmovl_u16(vget_low_u16(h)));
 }
 
 /* base[idx[k]] for each lane k. */

@@ -12,4 +12,5 @@ const toi_kernels toi_kernels_scalar = {
     .spheres_triangles = toi_scalar_sweep_spheres_triangles,
     .sphere_triangle_pairs = toi_scalar_sweep_sphere_triangle_pairs,
     .spheres_triangle_set = toi_scalar_sweep_spheres_triangle_set,
+    .spheres_mesh = toi_scalar_sweep_spheres_mesh,
 };

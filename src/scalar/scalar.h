@@ -88,5 +88,7 @@ size_t toi_scalar_sweep_sphere_triangle_pairs(size_t n, const uint32_t *is, cons
 size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, size_t ntris,
                                              const toi_triangles *tri, unsigned flags,
                                              const toi_hits *out);
+size_t toi_scalar_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
+                                     unsigned flags, const toi_hits *out, toi_cost *cost);
 
 #endif /* TOI_SCALAR_H */

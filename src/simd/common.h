@@ -29,6 +29,12 @@ size_t TOI_FN(sweep_sphere_triangle_pairs)(size_t n, const uint32_t *is, const u
 size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *s, size_t ntris,
                                           const toi_triangles *tri, unsigned flags,
                                           const toi_hits *out);
+size_t TOI_FN(sweep_spheres_mesh)(size_t n, const toi_spheres *s, const toi_mesh *m,
+                                  unsigned flags, const toi_hits *out, toi_cost *cost);
+
+/* Before a small loop of fixed count over pieces, axes or vectors: written as a loop, meant
+   as straight-line code (at -O2 GCC would otherwise keep such loops' vectors in memory). */
+#define TOI_UNROLL _Pragma("GCC unroll 16")
 
 /* A block of VW results; lanes that miss hold t = TOI_NO_HIT and 0 elsewhere. */
 typedef struct vres {

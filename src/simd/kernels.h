@@ -19,4 +19,5 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .spheres_triangles = TOI_FN(sweep_spheres_triangles),
     .sphere_triangle_pairs = TOI_FN(sweep_sphere_triangle_pairs),
     .spheres_triangle_set = TOI_FN(sweep_spheres_triangle_set),
+    .spheres_mesh = TOI_FN(sweep_spheres_mesh),
 };

@@ -9,6 +9,7 @@
 #include <smmintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TOI_ISA sse
 #define VW 4
@@ -96,6 +97,14 @@ TOI_VINLINE vf vpow2_unscale(vf m)
     __m128i e = _mm_and_si128(_mm_castps_si128(m), _mm_set1_epi32(0x7f800000));
     __m128i sub = _mm_set1_epi32(0x00400000); /* 2^-127 when E = 0 */
     return _mm_castsi128_ps(_mm_blendv_epi8(e, sub, _mm_cmpeq_epi32(e, _mm_setzero_si128())));
+}
+
+/* VW bytes at p as floats 0..255 (a node's quantized boxes). */
+TOI_VINLINE vf vload_u8(const uint8_t *p)
+{
+    int32_t w;
+    memcpy(&w, p, sizeof w);
+    return _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(w)));
 }
 
 /* base[idx[k]] for each lane k. */

@@ -1,0 +1,193 @@
+/* mesh.h - the triangle mesh's layout (a bounding-volume hierarchy of 8-wide nodes with
+   quantized child boxes over leaves of up to 8 triangles) and what every backend's
+   traversal shares: the node test's definition, the child ordering and the stack */
+#ifndef TOI_MESH_H
+#define TOI_MESH_H
+
+#include "internal.h"
+
+/* Children per node and triangles per leaf. Fixed for every backend (a mesh is built once
+   and queried by whichever backend is active): 4-lane backends take a node or a leaf in two
+   vectors, 16-lane ones in half of one. */
+#define TOI_MESH_W 8
+/* Floats after the last leaf, so a leaf's rows loaded as whole vectors (up to 16 lanes)
+   never read past the allocation; the lanes past the leaf are masked. */
+#define TOI_MESH_PAD 16
+/* count[] of a child that is an internal node. */
+#define TOI_MESH_INNER 255
+/* Wide levels below which the builder still splits by the surface-area heuristic; deeper
+   subtrees split at the median, so a tree is at most about this + log8(ntris) levels deep
+   and the traversal stack below is bounded. */
+#define TOI_MESH_SAH_DEPTH 40
+#define TOI_MESH_MAX_DEPTH (TOI_MESH_SAH_DEPTH + 12)
+/* Pending children during a traversal: each level visited leaves at most W - 1 behind. */
+#define TOI_MESH_STACK ((TOI_MESH_W - 1) * TOI_MESH_MAX_DEPTH + TOI_MESH_W)
+
+/* One node (128 bytes, two cache lines). Child k's box along axis a is
+   [org[a] + q[a][k] * scl[a], org[a] + q[3 + a][k] * scl[a]] (q converted to float, every
+   operation in float as written): the quantization is rounded outward when built, checked
+   with this very expression, so the box holds the child's exact one. A missing child, or
+   one whose triangles are all non-finite, has q[a][k] = 1 > q[3 + a][k] = 0: empty. */
+typedef struct toi_mesh_node {
+    float org[3], scl[3];
+    uint8_t q[6][TOI_MESH_W];  /* low x, y, z then high x, y, z, per child */
+    uint32_t ref[TOI_MESH_W];  /* internal child: its node index; leaf: its first slot */
+    uint8_t count[TOI_MESH_W]; /* 0 none; 1..8 a leaf of that many; TOI_MESH_INNER a node */
+    uint8_t nchild;            /* children present, first (the node's BV tests, cost nv) */
+    uint8_t pad_[15];
+} toi_mesh_node;
+
+/* Triangles are kept in leaf order ("slots"). A leaf of n triangles from slot s is one
+   contiguous block of structure of arrays, tri + 10 s: nine rows of n floats (ax of its
+   triangles, then ay, ..., cz), the layout the set kernels read, so a leaf is one kernel
+   step, then a row of their indices in the arrays given to build (uint32_t bits). A row
+   read as a whole vector runs into the next one, in lanes the kernel masks. */
+struct toi_mesh {
+    size_t ntris;
+    size_t nnodes;
+    toi_mesh_node *nodes; /* nodes[0] is the root; a child's index exceeds its parent's */
+    float *tri;           /* 10 ntris + TOI_MESH_PAD words */
+    size_t bytes;         /* everything allocated for the mesh */
+};
+
+/* Row k (0..8) of the leaf of n triangles from slot s. */
+static inline float *toi_mesh_row(const toi_mesh *m, uint32_t s, uint32_t n, int k)
+{
+    return m->tri + 10 * (size_t)s + (size_t)k * n;
+}
+
+/* The index (in the arrays given to build) of triangle j of that leaf. */
+static inline uint32_t toi_mesh_index(const toi_mesh *m, uint32_t s, uint32_t n, uint32_t j)
+{
+    uint32_t i;
+    __builtin_memcpy(&i, toi_mesh_row(m, s, n, 9) + j, sizeof i);
+    return i;
+}
+
+/* Start fetching every child of nd - nodes and leaf blocks - while nd is tested: the
+   visit goes on with some of them, and a node's children are known before its test ends. */
+static inline void toi_mesh_prefetch_children(const toi_mesh *m, const toi_mesh_node *nd)
+{
+    for (int k = 0; k < nd->nchild; k++) {
+        const char *c = nd->count[k] == TOI_MESH_INNER
+                            ? (const char *)&m->nodes[nd->ref[k]]
+                            : (const char *)toi_mesh_row(m, nd->ref[k], nd->count[k], 0);
+        unsigned lines = nd->count[k] == TOI_MESH_INNER ? sizeof(toi_mesh_node) / 64
+                                                        : (40u * nd->count[k] + 63) / 64;
+        for (unsigned o = 0; o < lines; o++)
+            __builtin_prefetch(c + 64 * o);
+    }
+}
+
+/* A query's part of the node test, computed once per sphere. The node test
+   (src/scalar/mesh.c, and the same operations per lane in src/simd/mesh.h) is the path
+   p(t) = p0 + t v, t in [0, tb], against each child box grown by g = r + TOI_BOX_MARGIN Sn,
+   where Sn = 3 (e_x + e_y + e_z) + |v|_1 + r and e_a is the larger of |lo_a - p0_a| and
+   |hi_a - p0_a|: Sn bounds the set kernels' size of every triangle in the box (three
+   vertices no farther than e_a along each axis), so the grown box holds the
+   r + margin neighbourhood of every triangle in it, and a child that fails holds no
+   triangle the set query could find a hit with at a time <= tb (internal.h,
+   TOI_BOX_MARGIN; the slab times' rounding, a few FLT_EPSILON of the time, is far inside
+   that margin). The slab times use the reciprocal: near and far planes chosen by the sign
+   of 1 / v_a (-0 counts as negative), so a NaN arises only as 0 * Inf, for a centre exactly
+   on a plane of a box it does not move across - and a NaN never tightens the interval
+   (compare-and-select). */
+typedef struct toi_mesh_ray {
+    float px, py, pz;     /* start centre */
+    float ix, iy, iz;     /* 1 / v */
+    float base;           /* |v|_1 + r */
+    float r;
+    int negx, negy, negz; /* 1 / v_a < 0 */
+} toi_mesh_ray;
+
+static inline toi_mesh_ray toi_mesh_ray_make(float px, float py, float pz, float vx, float vy,
+                                             float vz, float r)
+{
+    toi_mesh_ray q;
+    q.px = px, q.py = py, q.pz = pz;
+    q.ix = 1.0f / vx, q.iy = 1.0f / vy, q.iz = 1.0f / vz;
+    q.base = ((__builtin_fabsf(vx) + __builtin_fabsf(vy)) + __builtin_fabsf(vz)) + r;
+    q.r = r;
+    q.negx = q.ix < 0.0f, q.negy = q.iy < 0.0f, q.negz = q.iz < 0.0f;
+    return q;
+}
+
+/* A sphere the mesh query computes at all: finite centre, displacement and radius, r >= 0
+   (any other misses every triangle of a set: its relative size is not finite). */
+static inline int toi_mesh_sphere_ok(float px, float py, float pz, float vx, float vy,
+                                     float vz, float r)
+{
+    float z = ((((px - px) + (py - py)) + ((pz - pz) + (vx - vx))) + ((vy - vy) + (vz - vz))) +
+              (r - r);
+    return z == 0.0f && r >= 0.0f;
+}
+
+/* One pending child: its node or first slot, its count, and the time its box is entered. */
+typedef struct toi_mesh_entry {
+    uint32_t ref;
+    uint32_t count;
+    float t;
+} toi_mesh_entry;
+
+/* The traversal's next step after a node: the children of nd that passed (bit k of `hit`),
+   entered at t_in[k], are visited in order - the first entered first, the lower child on
+   equal times: the first now (*cur), the others pushed so the next entered is popped next.
+   The order decides only which work is done (the result is the minimum over every triangle
+   that can matter, whatever the order), but it is the same on every backend, so the cost
+   counters are too. Returns 0 when no child passed (then *cur comes from the stack). */
+static inline int toi_mesh_descend(toi_mesh_entry *stack, size_t *sp, const toi_mesh_node *nd,
+                                   unsigned hit, const float t_in[TOI_MESH_W],
+                                   toi_mesh_entry *cur)
+{
+    if (!hit)
+        return 0;
+    if (!(hit & (hit - 1))) { /* one child: no order to find */
+        int k = __builtin_ctz(hit);
+        *cur = (toi_mesh_entry){nd->ref[k], nd->count[k], t_in[k]};
+        return 1;
+    }
+    /* sort the children by (time, child): times are >= 0, so their bits order like them */
+    uint64_t key[TOI_MESH_W];
+    int ne = 0;
+    for (; hit; hit &= hit - 1) {
+        int k = __builtin_ctz(hit);
+        uint32_t tb;
+        __builtin_memcpy(&tb, &t_in[k], sizeof tb);
+        uint64_t x = (uint64_t)tb << 3 | (uint64_t)k;
+        int j = ne++;
+        while (j > 0 && key[j - 1] > x) {
+            key[j] = key[j - 1];
+            j--;
+        }
+        key[j] = x;
+    }
+    for (int j = ne - 1; j >= 0; j--) {
+        int k = (int)(key[j] & 7);
+        toi_mesh_entry x = {nd->ref[k], nd->count[k], t_in[k]};
+        if (j == 0)
+            *cur = x;
+        else
+            stack[(*sp)++] = x;
+    }
+    return 1;
+}
+
+/* The next pending child entered no later than best, or 0 when none is left. */
+static inline int toi_mesh_pop(const toi_mesh_entry *stack, size_t *sp, float best,
+                               toi_mesh_entry *cur)
+{
+    while (*sp) {
+        toi_mesh_entry e = stack[--*sp];
+        if (!(e.t > best)) {
+            *cur = e;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Builder test hook: make the allocation after `after` more succeed fail (-1: never); the
+   setting is per thread. */
+void toi_mesh_test_fail_alloc(long after);
+
+#endif /* TOI_MESH_H */

@@ -1,0 +1,3 @@
+/* neon/mesh.c - sphere-mesh sweeps for the neon backend */
+#include "vec.h"
+#include "../simd/mesh.h"

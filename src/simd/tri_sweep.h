@@ -1,0 +1,418 @@
+/* simd/tri_sweep.h - the sphere-triangle sweep of VW queries at a time, written once over
+   the vector layer, and what the set and mesh kernels share (the box test of a group of
+   triangles, the winner's outputs). Each lane performs the scalar reference's operations
+   (src/scalar/tri_sweep.h, where the method is explained) in the same order, branch-free,
+   so every output bit - feature and index included - matches it. */
+#ifndef TOI_SIMD_TRI_SWEEP_H
+#define TOI_SIMD_TRI_SWEEP_H
+
+#include "common.h"
+
+#define T_SET_NOUT 8 /* t nx ny nz px py pz depth */
+
+typedef struct v3 {
+    vf x, y, z;
+} v3;
+
+TOI_VINLINE v3 v3sub(v3 a, v3 b) { return (v3){vsub(a.x, b.x), vsub(a.y, b.y), vsub(a.z, b.z)}; }
+TOI_VINLINE v3 v3scale(vf k, v3 a) { return (v3){vmul(k, a.x), vmul(k, a.y), vmul(k, a.z)}; }
+TOI_VINLINE v3 v3neg(v3 a) { return (v3){vneg(a.x), vneg(a.y), vneg(a.z)}; }
+TOI_VINLINE v3 v3sel(vm m, v3 a, v3 b)
+{
+    return (v3){vsel(m, a.x, b.x), vsel(m, a.y, b.y), vsel(m, a.z, b.z)};
+}
+TOI_VINLINE vf v3dot(v3 a, v3 b) /* (ax bx + ay by) + az bz */
+{
+    return vadd(vadd(vmul(a.x, b.x), vmul(a.y, b.y)), vmul(a.z, b.z));
+}
+TOI_VINLINE v3 v3cross(v3 a, v3 b)
+{
+    return (v3){vsub(vmul(a.y, b.z), vmul(a.z, b.y)), vsub(vmul(a.z, b.x), vmul(a.x, b.z)),
+                vsub(vmul(a.x, b.y), vmul(a.y, b.x))};
+}
+
+/* (X - V[k]).m[k] >= 0 and (X - V[k + 1]).m[k] >= 0 for the three edges: each half-plane
+   judged from both of its edge's endpoints (the scalar's inside()) */
+TOI_VINLINE vm tri_inside(v3 X, const v3 V[3], const v3 m[3])
+{
+    vm in = mconst(1);
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        in = mand(in, vge(v3dot(v3sub(X, V[k]), m[k]), vzero()));
+        in = mand(in, vge(v3dot(v3sub(X, V[(k + 1) % 3]), m[k]), vzero()));
+    }
+    return in;
+}
+
+/* The triangle's point nearest X per lane (*q, its squared distance *best, its feature as
+   a float *kind), by the region of the Voronoi partition X lies in (the scalar's
+   nearest_point, where the rule is explained). */
+TOI_VINLINE void tri_nearest(v3 X, const v3 V[3], const v3 E[3], const v3 m[3], const vf ee[3],
+                             vm face_in, vf st, v3 n, v3 *q, vf *best, vf *kind)
+{
+    const vf zero = vzero(), one = vset(1.0f);
+    v3 qk[3];
+    vf d2[3], kk[3];
+    vm out[3], unc[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        const v3 V0 = V[k], e = E[k];
+        vf sn = v3dot(v3sub(X, V0), e);
+        vf sk = vsel(vgt(sn, zero), vsel(vlt(sn, ee[k]), vdiv(sn, ee[k]), one), zero);
+        qk[k] = (v3){vadd(V0.x, vmul(sk, e.x)), vadd(V0.y, vmul(sk, e.y)),
+                     vadd(V0.z, vmul(sk, e.z))};
+        v3 d = v3sub(X, qk[k]);
+        d2[k] = v3dot(d, d);
+        kk[k] = vsel(veq(sk, zero), vset((float)(TOI_FEATURE_VERTEX_A + k)),
+                     vsel(veq(sk, one), vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)),
+                          vset((float)(TOI_FEATURE_EDGE_AB + k))));
+        out[k] = mor(vle(v3dot(v3sub(X, V0), m[k]), zero),
+                     vle(v3dot(v3sub(X, V[(k + 1) % 3]), m[k]), zero));
+        unc[k] = mand(vgt(sn, zero), vlt(sn, ee[k]));
+    }
+    vm any_unc = mor(mor(mand(out[0], unc[0]), mand(out[1], unc[1])), mand(out[2], unc[2]));
+    vm l0 = mand(vge(ee[0], ee[1]), vge(ee[0], ee[2]));
+    vm l1 = mandnot(vge(ee[1], ee[2]), l0);
+    const vm longest[3] = {l0, l1, mandnot(mandnot(mconst(1), l0), l1)};
+    *best = vset(INFINITY);
+    *kind = vset((float)TOI_FEATURE_FACE);
+    *q = X;
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        vm with_face = mand(out[k], mor(unc[k], mandnot(mconst(1), any_unc)));
+        vm cand = mor(mand(face_in, with_face), mandnot(longest[k], face_in));
+        vm upd = mand(cand, vlt(d2[k], *best));
+        *best = vsel(upd, d2[k], *best);
+        *q = v3sel(upd, qk[k], *q);
+        *kind = vsel(upd, kk[k], *kind);
+    }
+    vm face = mandnot(face_in, mor(mor(out[0], out[1]), out[2]));
+    *best = vsel(face, vmul(st, st), *best);
+    v3 qf = {vsub(X.x, vmul(n.x, st)), vsub(X.y, vmul(n.y, st)), vsub(X.z, vmul(n.z, st))};
+    *q = v3sel(face, qf, *q);
+    *kind = vsel(face, vset((float)TOI_FEATURE_FACE), *kind);
+}
+
+/* One query per lane. p0, vin, rin: the sphere (world units); T: the triangle (world
+   units, a b c); Vr: the vertices relative to
+   its start centre; size: the scalar's size of that relative geometry; lane_ok: lanes to
+   compute at all. want: 0 for t alone, 1 for t and the feature, 2 for every output. Sets o->t
+   (and the rest when want = 2) and, when want >= 1, *feat (the feature as a float,
+   TOI_FEATURE_NONE on a miss); returns the hit mask. */
+TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], const v3 Vr[3],
+                             vf size,
+                             vm lane_ok, vm all_overlaps, vm cull_on, int want, vres *o,
+                             vf *feat)
+{
+    const vf zero = vzero(), one = vset(1.0f), inf = vset(INFINITY);
+    const vf min_dir2 = vset(TOI_MIN_DIR2);
+    vm valid = mand(lane_ok, mand(vlt(size, vset(TOI_MAX_SUM)), vge(rin, zero)));
+    vf s = vpow2_scale(size); /* exact rescale to size ~1 */
+    v3 V[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        V[k] = v3scale(s, Vr[k]);
+    /* v * s and r * s, the operand order of the scalar (multiplication commutes exactly) */
+    v3 v = v3scale(s, vin);
+    vf r = vmul(rin, s);
+    vf rr = vmul(r, r);
+    vf a = v3dot(v, v);
+
+    if (mbits(cull_on)) { /* culled: the world triangle's N.v >= 0 */
+        vf Nw[3];
+        vtri_normal(T, T + 3, T + 6, s, Nw);
+        const v3 Nc = {Nw[0], Nw[1], Nw[2]};
+        valid = mand(valid, vlt(v3dot(Nc, v), zero));
+    }
+
+    v3 E[3] = {v3sub(V[1], V[0]), v3sub(V[2], V[1]), v3sub(V[0], V[2])};
+    /* the face normal E[0] x -E[2] of the float edges, as the scalar's */
+    vf Nf[3];
+    {
+        const vf Z[3] = {zero, zero, zero}, Eb[3] = {E[0].x, E[0].y, E[0].z},
+                 Ec[3] = {vneg(E[2].x), vneg(E[2].y), vneg(E[2].z)};
+        vtri_normal(Z, Eb, Ec, one, Nf);
+    }
+    v3 N = {Nf[0], Nf[1], Nf[2]};
+    vf NN = v3dot(N, N);
+    vf ee[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        ee[k] = v3dot(E[k], E[k]);
+    vf eemax = vsel(vgt(ee[0], ee[1]), ee[0], ee[1]);
+    eemax = vsel(vgt(ee[2], eemax), ee[2], eemax);
+
+    /* face_ok: a normal; face_in: a face tested (not a sliver, internal.h TOI_THIN_FACE) */
+    vm face_ok = vge(NN, min_dir2);
+    vf lenN = vsqrt(NN);
+    vm face_in = mand(face_ok, vge(lenN, vmul(vset(TOI_THIN_FACE), eemax)));
+    vf ninv = vdiv(one, lenN);
+    v3 n = {vmul(N.x, ninv), vmul(N.y, ninv), vmul(N.z, ninv)};
+    vf s0 = vneg(v3dot(V[0], n));
+    vf dv = v3dot(v, n);
+    vm pos = vge(s0, zero);
+    vf ad = vabs(s0);
+    vf adv = vsel(pos, dv, vneg(dv));
+    v3 m[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        m[k] = v3cross(N, E[k]);
+    const v3 O = {zero, zero, zero};
+    /* the start over the face within r: only such lanes need the inside test at t = 0 (a
+       branch on the whole vector: most queries start away from the triangle) */
+    vm face_near = mand(face_in, vle(ad, r));
+    vm in0 = mconst(0);
+    if (mbits(mand(face_near, valid)))
+        in0 = tri_inside(O, V, m);
+
+    vf tc[7], sn[3];
+    vm overlap = mconst(0);
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        vf b = v3dot(V[k], v);
+        vf c = vsub(v3dot(V[k], V[k]), rr);
+        v3 cr = v3cross(V[k], v);
+        vf disc = vsub(vmul(a, rr), v3dot(cr, cr));
+        vf t = vdiv(c, vadd(vsqrt(disc), b));
+        vm ok = mand(mand(vgt(c, zero), vgt(b, zero)), mand(vge(disc, zero), vle(t, one)));
+        tc[k] = vsel(ok, t, inf);
+        overlap = mor(overlap, vle(c, zero));
+    }
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        const v3 V0 = V[k], e = E[k];
+        vm edge_ok = vge(ee[k], min_dir2);
+        v3 u = v3cross(v, e), w = v3cross(V0, e);
+        vf au = v3dot(u, u);
+        vf c = vsub(v3dot(w, w), vmul(rr, ee[k]));
+        vf b = v3dot(u, w);
+        vf g = v3dot(u, V0);
+        vf h = vsub(vmul(au, rr), vmul(g, g));
+        vf disc = vmul(ee[k], h);
+        vf t = vdiv(c, vadd(vsqrt(disc), b));
+        v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+        sn[k] = v3dot(v3sub(P, V0), e);
+        vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
+                     mand(mand(vge(h, zero), vle(t, one)),
+                          mand(vge(sn[k], zero), vle(sn[k], ee[k]))));
+        tc[3 + k] = vsel(ok, t, inf);
+        vf sn0 = v3dot(v3sub(O, V0), e);
+        overlap = mor(overlap, mand(mand(edge_ok, vle(c, zero)),
+                                    mand(vge(sn0, zero), vle(sn0, ee[k]))));
+    }
+    {
+        vf t = vdiv(vsub(r, ad), adv);
+        v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+        vm in = tri_inside(P, V, m);
+        vm ok = mand(mand(face_in, vgt(ad, r)), mand(mand(vlt(adv, zero), vle(t, one)), in));
+        tc[6] = vsel(ok, t, inf);
+        overlap = mor(overlap, mand(face_near, in0));
+    }
+
+    /* Touching at t = 0: the closest point q0, whether the sphere approaches (computed when
+       some lane touches) */
+    const v3 E3[3] = {E[0], E[1], E[2]};
+    vf best;
+    v3 q;
+    vf kind;
+    vm approach = mconst(0);
+    if (mbits(mand(overlap, valid))) {
+        tri_nearest(O, V, E3, m, ee, face_in, vadd(s0, vmul(zero, dv)), n, &q, &best, &kind);
+        approach = mand(vge(best, min_dir2), vgt(v3dot(q, v), zero));
+    }
+    vm hit_ov = mand(overlap, mor(approach, all_overlaps));
+
+    /* Not touching: the earliest piece entered. */
+    vf tsep = tc[0];
+    TOI_UNROLL
+    for (int k = 1; k < 7; k++)
+        tsep = vsel(vlt(tc[k], tsep), tc[k], tsep);
+    vm hit_sep = mandnot(vle(tsep, one), overlap);
+    vm hit = mand(valid, mor(hit_ov, hit_sep));
+    vf t = vsel(overlap, zero, tsep);
+    o->t = vsel(hit, t, inf);
+    if (!want)
+        return hit;
+
+    /* Every other output describes the centre X at t (for the lanes touching at t = 0 the
+       same values again), whichever piece gave t. */
+    v3 X = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+    X = v3sel(overlap, O, X);
+    vf st = vadd(s0, vmul(t, dv));
+    tri_nearest(X, V, E3, m, ee, face_in, st, n, &q, &best, &kind);
+    *feat = vsel(hit, kind, vset((float)TOI_FEATURE_NONE));
+    if (want < 2)
+        return hit;
+
+    vf inv_s = vdiv(one, s);
+    v3 dir = v3sub(X, q);
+    /* normal: the face's unit normal on the centre's side; else q toward the centre; else
+       (the centre on the triangle) the face normal against the motion; else +x */
+    vm back = vgt(dv, zero);
+    v3 nb = v3sel(back, v3neg(n), n);
+    v3 nrm = v3sel(face_ok, nb, (v3){vset(TOI_FALLBACK_NX), vset(TOI_FALLBACK_NY),
+                                     vset(TOI_FALLBACK_NZ)});
+    vf inv = vdiv(one, vsqrt(best));
+    nrm = v3sel(vge(best, min_dir2),
+                (v3){vmul(dir.x, inv), vmul(dir.y, inv), vmul(dir.z, inv)}, nrm);
+    vm face = mand(veq(kind, zero), mor(vgt(st, zero), vlt(st, zero)));
+    nrm = v3sel(face, v3sel(vgt(st, zero), n, v3neg(n)), nrm);
+    o->nx = vsel(hit, nrm.x, zero);
+    o->ny = vsel(hit, nrm.y, zero);
+    o->nz = vsel(hit, nrm.z, zero);
+    o->px = vsel(hit, vadd(p0.x, vmul(q.x, inv_s)), zero);
+    o->py = vsel(hit, vadd(p0.y, vmul(q.y, inv_s)), zero);
+    o->pz = vsel(hit, vadd(p0.z, vmul(q.z, inv_s)), zero);
+    vf depth = vmul(vsub(r, vsqrt(best)), inv_s);
+    depth = vsel(vgt(depth, zero), depth, zero);
+    o->depth = vsel(mand(hit, overlap), depth, zero);
+    return hit;
+}
+
+/* The relative vertices and the scalar's size of one query per lane. */
+TOI_VINLINE vf tri_relative(const v3 p0, const v3 vin, vf rin, const vf T[9], v3 Vr[3])
+{
+    vf sz[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        Vr[k] = (v3){vsub(T[3 * k], p0.x), vsub(T[3 * k + 1], p0.y), vsub(T[3 * k + 2], p0.z)};
+        sz[k] = vadd(vadd(vabs(Vr[k].x), vabs(Vr[k].y)), vabs(Vr[k].z));
+    }
+    vf size = vadd(vadd(sz[0], sz[1]), sz[2]);
+    size = vadd(size, vadd(vadd(vabs(vin.x), vabs(vin.y)), vabs(vin.z)));
+    return vadd(size, rin);
+}
+
+/* Store the feature lanes [0, cnt) as bytes. */
+TOI_VINLINE void store_feature(uint8_t *p, vf feat, size_t cnt)
+{
+    float tmp[VW];
+    vstore(tmp, feat);
+    for (size_t k = 0; k < cnt; k++)
+        p[k] = (uint8_t)tmp[k];
+}
+
+/* compare-and-select minimum and maximum (NaN lanes are never rejected by the box test
+   below: they are computed, and invalid) */
+TOI_VINLINE vf vmin_sel(vf a, vf b) { return vsel(vlt(a, b), a, b); }
+TOI_VINLINE vf vmax_sel(vf a, vf b) { return vsel(vgt(a, b), a, b); }
+
+/* The lane numbers 0, 1, ..., VW - 1. */
+TOI_VINLINE vf lane_ids(void)
+{
+    static const float ids[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    return vload(ids);
+}
+
+/* The lanes of lane_ok whose triangle (relative vertices Vr, size) the box test cannot
+   reject: its box against the box of the path over [0, tb], grown by r + TOI_BOX_MARGIN *
+   size (internal.h: a rejected triangle cannot hit at a time <= tb). (sv: the displacement
+   in world units.) */
+TOI_VINLINE vm tri_box_live(const v3 Vr[3], vf size, vf rin, float tb, float svx, float svy,
+                            float svz, vm lane_ok)
+{
+    const vf zero = vzero();
+    const float pv[3] = {tb * svx, tb * svy, tb * svz};
+    const vf pvv[3] = {vset(pv[0]), vset(pv[1]), vset(pv[2])};
+    vf grow = vadd(rin, vmul(vset(TOI_BOX_MARGIN), size));
+    const vf cx[3][3] = {{Vr[0].x, Vr[1].x, Vr[2].x}, {Vr[0].y, Vr[1].y, Vr[2].y},
+                         {Vr[0].z, Vr[1].z, Vr[2].z}};
+    vm far = mconst(0);
+    TOI_UNROLL
+    for (int d = 0; d < 3; d++) {
+        vf tmin = vmin_sel(vmin_sel(cx[d][0], cx[d][1]), cx[d][2]);
+        vf tmax = vmax_sel(vmax_sel(cx[d][0], cx[d][1]), cx[d][2]);
+        vf lo = vsub(vmin_sel(zero, pvv[d]), grow);
+        vf hi = vadd(vmax_sel(zero, pvv[d]), grow);
+        far = mor(far, mor(vgt(tmin, hi), vlt(tmax, lo)));
+    }
+    return mandnot(lane_ok, far);
+}
+
+/* The lanes of `live` whose triangle (relative vertices Vr, size) is not apart from the
+   path over [0, tb] along the direction d = (V1 - V0) x (V2 - V0) of the float vertices
+   rescaled like the kernel's (size ~1, so no square over- or underflows): the triangle's and
+   the path's projections onto d more than (r + TOI_BOX_MARGIN size) |d| apart (the scalar
+   reference's separation reject along the face normal; any direction separates, so the
+   float cross product serves, and the projections' rounding, a few FLT_EPSILON |d| in these
+   units, is far inside the margin). A d shorter than TOI_MIN_DIR2 (a degenerate triangle,
+   whose products would lose that precision) keeps its lane, as does anything non-finite. */
+TOI_VINLINE vm tri_plane_live(const v3 Vr[3], vf size, vf rin, float tb, float svx, float svy,
+                              float svz, vm live)
+{
+    const vf zero = vzero();
+    vf s = vpow2_scale(size);
+    v3 V[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        V[k] = v3scale(s, Vr[k]);
+    v3 d = v3cross(v3sub(V[1], V[0]), v3sub(V[2], V[0]));
+    vf h0 = v3dot(V[0], d), h1 = v3dot(V[1], d), h2 = v3dot(V[2], d);
+    const v3 pv = v3scale(s, (v3){vset(tb * svx), vset(tb * svy), vset(tb * svz)});
+    vf hp = v3dot(pv, d);
+    vf lo = vmin_sel(vmin_sel(h0, h1), h2), hi = vmax_sel(vmax_sel(h0, h1), h2);
+    vf dd = v3dot(d, d);
+    vf g = vmul(vmul(vadd(rin, vmul(vset(TOI_BOX_MARGIN), size)), s), vsqrt(dd));
+    vf above = vsub(lo, vmax_sel(zero, hp)), below = vsub(vmin_sel(zero, hp), hi);
+    vm apart = mand(vge(dd, vset(TOI_MIN_DIR2)), mor(vgt(above, g), vgt(below, g)));
+    return mandnot(live, apart);
+}
+
+/* Sphere i's result in a set or mesh query (sphere p0, vin, rin broadcast): the winning
+   triangle (its coordinates Tw, its index win, its time bt) recomputed alone for the
+   outputs beyond t - the same lane operations, so the same t - or a miss when win is
+   UINT32_MAX. Returns whether it hit. */
+TOI_VINLINE size_t tri_store_winner(const v3 p0, const v3 vin, vf rin, const float Tw[9],
+                                    uint32_t win, float bt, vm all_overlaps, vm cull_on,
+                                    const toi_hits *out, size_t i, int full)
+{
+    float res[T_SET_NOUT];
+    float feat_f = (float)TOI_FEATURE_NONE;
+    TOI_UNROLL
+    for (int k = 0; k < T_SET_NOUT; k++)
+        res[k] = k == 0 ? TOI_NO_HIT : 0.0f;
+    if (win != UINT32_MAX && (full || out->feature)) {
+        vf Tv[9];
+        TOI_UNROLL
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vset(Tw[k]);
+        v3 Vr[3];
+        vf size = tri_relative(p0, vin, rin, Tv, Vr);
+        vres r;
+        vf feat = vset((float)TOI_FEATURE_NONE);
+        tri_sweep_vec(p0, vin, rin, Tv, Vr, size, mconst(1), all_overlaps, cull_on,
+                      full ? 2 : 1, &r, &feat);
+        float tmp[VW];
+        const vf *src[T_SET_NOUT] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
+        for (int k = 0; k < (full ? T_SET_NOUT : 1); k++) {
+            vstore(tmp, *src[k]);
+            res[k] = tmp[0];
+        }
+        vstore(tmp, feat);
+        feat_f = tmp[0];
+    } else if (win != UINT32_MAX) {
+        res[0] = bt;
+    }
+    out->t[i] = res[0];
+    if (full) {
+        if (out->nx) out->nx[i] = res[1];
+        if (out->ny) out->ny[i] = res[2];
+        if (out->nz) out->nz[i] = res[3];
+        if (out->px) out->px[i] = res[4];
+        if (out->py) out->py[i] = res[5];
+        if (out->pz) out->pz[i] = res[6];
+        if (out->depth) out->depth[i] = res[7];
+    }
+    if (out->feature)
+        out->feature[i] = (uint8_t)feat_f;
+    if (out->index)
+        out->index[i] = win;
+    return win != UINT32_MAX;
+}
+
+#define TOI_TRI_FIELDS(T) \
+    { T->ax, T->ay, T->az, T->bx, T->by, T->bz, T->cx, T->cy, T->cz }
+#define TOI_SPH_FIELDS(S) \
+    { S->x, S->y, S->z, S->vx, S->vy, S->vz, S->r }
+
+#endif /* TOI_SIMD_TRI_SWEEP_H */

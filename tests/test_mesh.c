@@ -1,0 +1,636 @@
+/* test_mesh.c - the triangle mesh (toi_mesh_*, toi_sweep_spheres_mesh) in every group:
+   contract cases and bad calls, allocation failure and memory; differential (every
+   backend's mesh query bit for bit the set query's on the same triangles, before and after
+   refits, with the cost counters equal on every backend); accuracy (the mesh's answer
+   against the long-double oracle over all its triangles); many threads querying one mesh;
+   and a golden hash of results and counters, the same on every architecture. */
+#include "mesh.h"
+#include "mesh_gen.h"
+#include "tri_judge.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+/* The outputs a call asks for: 0 all, 1 t alone, 2 t and feature, 3 t, index and normal. */
+static toi_hits select_outputs(const t_hits *h, int sel)
+{
+    toi_hits o = h->h;
+    if (sel == 0)
+        return o;
+    toi_hits r = {.t = o.t};
+    if (sel == 2)
+        r.feature = o.feature;
+    if (sel == 3)
+        r.index = o.index, r.nx = o.nx, r.ny = o.ny, r.nz = o.nz;
+    return r;
+}
+
+static void report_diff(const char *what, const t_scene *sc, const t_hits *a, const t_hits *b,
+                        int k, size_t i)
+{
+    const char *name = k < T_NOUT ? t_out_names[k] : k == T_NOUT ? "index" : "feature";
+    CHECK(0, "%s: sphere %zu: %s differs (set t %.9g index %u feature %u; mesh t %.9g index "
+             "%u feature %u)", what, i, name, a->f[0][i], a->index[i], a->feature[i],
+          b->f[0][i], b->index[i], b->feature[i]);
+    printf("    sphere:");
+    for (int j = 0; j < 7; j++)
+        printf(" %a", sc->sph.f[j][i]);
+    printf("\n");
+}
+
+/* ---- contract ---- */
+
+#define TRI1(ax, ay, az, bx, by, bz, cx, cy, cz) {ax, ay, az, bx, by, bz, cx, cy, cz}
+
+static toi_mesh *build_from(t_tri *t, size_t n, const float (*T)[9])
+{
+    t_tri_alloc(t, n);
+    for (size_t j = 0; j < n; j++)
+        for (int k = 0; k < 9; k++)
+            t->f[k][j] = T[j][k];
+    return toi_mesh_build(n, &t->t);
+}
+
+/* Hand cases with known answers on every backend. */
+static void case_mesh_cases(const void *ctx)
+{
+    const t_impl *im = ctx;
+    const float N = __builtin_nanf("");
+    /* a unit quad at z = 0 split along its diagonal, a copy of triangle 0 at index 3 with
+       the other winding, a NaN triangle at index 2, a triangle far away */
+    static float T[5][9];
+    const float T0[5][9] = {
+        TRI1(0, 0, 0, 1, 0, 0, 1, 1, 0), TRI1(0, 0, 0, 1, 1, 0, 0, 1, 0),
+        TRI1(0, 0, 0.5f, 1, 0, 0.5f, 1, 1, 0.5f), TRI1(0, 0, 0, 1, 1, 0, 1, 0, 0),
+        TRI1(50, 50, 0, 51, 50, 0, 50, 51, 0)};
+    for (int j = 0; j < 5; j++)
+        for (int k = 0; k < 9; k++)
+            T[j][k] = T0[j][k];
+    T[2][4] = N; /* would be hit first, at z = 0.5 */
+    t_tri tr;
+    toi_mesh *m = build_from(&tr, 5, (const float (*)[9])T);
+    CHECK(m != NULL, "build failed");
+    if (!m) {
+        t_tri_free(&tr);
+        return;
+    }
+    t_sph s;
+    t_hits h;
+    t_spheres_alloc(&s, 4);
+    t_hits_alloc(&h, 4);
+    /* 0: onto the diagonal (both halves and the copy at t = 0.4: index 0, its edge CA);
+       1: onto the second half only (index 1, face); 2: beside everything (miss);
+       3: NaN centre (miss) */
+    const float S[4][7] = {{0.5f, 0.5f, 5, 0, 0, -10, 1},
+                           {0.25f, 0.75f, 3, 0, 0, -10, 1},
+                           {5, 5, 5, 0, 0, -10, 1},
+                           {N, 0.5f, 5, 0, 0, -10, 1}};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 7; k++)
+            s.f[k][i] = S[i][k];
+    toi_cost c = {0, 0, 0};
+    ptrdiff_t r = t_mesh(im, 4, &s.s, m, 0, &h.h, &c);
+    CHECK(r == 2, "returned %td, want 2", r);
+    CHECK(h.f[0][0] == 0.4f && h.index[0] == 0 && h.feature[0] == TOI_FEATURE_EDGE_CA,
+          "diagonal: t %g index %u feature %u", h.f[0][0], h.index[0], h.feature[0]);
+    CHECK(h.f[3][0] == 1.0f && h.f[4][0] == 0.5f && h.f[5][0] == 0.5f && h.f[6][0] == 0.0f,
+          "diagonal: normal z %g point %g %g %g", h.f[3][0], h.f[4][0], h.f[5][0], h.f[6][0]);
+    CHECK(h.f[0][1] == 0.2f && h.index[1] == 1 && h.feature[1] == TOI_FEATURE_FACE,
+          "second half: t %g index %u feature %u", h.f[0][1], h.index[1], h.feature[1]);
+    for (int i = 2; i < 4; i++)
+        CHECK(h.f[0][i] == TOI_NO_HIT && h.index[i] == UINT32_MAX &&
+                  h.feature[i] == TOI_FEATURE_NONE && h.f[1][i] == 0.0f,
+              "sphere %d: a miss wanted (t %g index %u)", i, h.f[0][i], h.index[i]);
+    CHECK(c.nv > 0 && c.np > 0 && c.nu == 0, "cost %llu %llu %llu", (unsigned long long)c.nv,
+          (unsigned long long)c.np, (unsigned long long)c.nu);
+    /* refit: the NaN triangle comes back (first hit, at z = 0.5), the quad drops to z = -1 */
+    tr.f[4][2] = 0;
+    for (int j = 0; j < 2; j++)
+        for (int v = 0; v < 3; v++)
+            tr.f[3 * v + 2][j] = -1;
+    toi_cost cr = {0, 0, 0};
+    CHECK(toi_mesh_refit(m, 5, &tr.t, &cr) == TOI_OK && cr.nu > 0, "refit failed");
+    r = t_mesh(im, 2, &s.s, m, 0, &h.h, NULL);
+    /* sphere 1 passes beside triangle 2 (y <= x), 0.125^(1/2) from its edge CA, the
+       diagonal: it touches when 1 = h^2 + 0.125 above z = 0.5 */
+    double t1 = (3 - 0.5 - sqrt(1 - 0.125)) / 10;
+    CHECK(r == 2 && h.f[0][0] == 0.35f && h.index[0] == 2 && fabs(h.f[0][1] - t1) < 1e-6 &&
+              h.index[1] == 2 && h.feature[1] == TOI_FEATURE_EDGE_CA,
+          "after refit: %td, t %g %g index %u %u feature %u", r, h.f[0][0], h.f[0][1],
+          h.index[0], h.index[1], h.feature[1]);
+    /* every triangle non-finite: every sphere misses */
+    for (int j = 0; j < 5; j++)
+        tr.f[0][j] = N;
+    CHECK(toi_mesh_refit(m, 5, &tr.t, NULL) == TOI_OK, "refit failed");
+    r = t_mesh(im, 4, &s.s, m, TOI_ALL_OVERLAPS, &h.h, NULL);
+    CHECK(r == 0 && h.f[0][0] == TOI_NO_HIT && h.index[0] == UINT32_MAX, "all NaN: %td", r);
+    toi_mesh_free(m);
+    t_tri_free(&tr);
+    t_spheres_free(&s);
+    t_hits_free(&h);
+}
+
+/* Bad calls: NULL and out-of-range arguments -> NULL / TOI_EINVAL, nothing written and the
+   mesh unchanged. */
+static void case_mesh_bad(const void *ctx)
+{
+    (void)ctx;
+    rng r = {0xBAD3};
+    t_scene sc;
+    mesh_scene(&r, MESH_HEIGHTFIELD, 40, 16, &sc);
+    CHECK(toi_mesh_build(0, &sc.tri.t) == NULL, "ntris = 0 built");
+    CHECK(toi_mesh_build(40, NULL) == NULL, "NULL triangles built");
+    CHECK(toi_mesh_build((size_t)UINT32_MAX, &sc.tri.t) == NULL, "UINT32_MAX built");
+    CHECK(toi_mesh_build((size_t)UINT32_MAX + 7, &sc.tri.t) == NULL, "> UINT32_MAX built");
+    for (int k = 0; k < 9; k++) {
+        toi_triangles t = sc.tri.t;
+        ((const float **)&t)[k] = NULL;
+        CHECK(toi_mesh_build(40, &t) == NULL, "array %d NULL built", k);
+    }
+    toi_mesh *m = toi_mesh_build(40, &sc.tri.t);
+    CHECK(m != NULL && toi_mesh_bytes(m) > 0, "build failed");
+    CHECK(toi_mesh_bytes(NULL) == 0, "bytes of NULL");
+    toi_mesh_free(NULL);
+    t_hits h, g;
+    t_hits_alloc(&h, 16);
+    t_hits_alloc(&g, 16);
+    toi_cost c0 = {0, 0, 0}, c = c0;
+    ptrdiff_t want = toi_sweep_spheres_mesh(16, &sc.sph.s, m, 0, &g.h, &c0);
+    toi_mesh_test_fail_alloc(-1);
+    /* refit: NULL mesh, another count, NULL arrays */
+    toi_cost cr = {0, 0, 0};
+    CHECK(toi_mesh_refit(NULL, 40, &sc.tri.t, &cr) == TOI_EINVAL, "NULL mesh refit");
+    CHECK(toi_mesh_refit(m, 39, &sc.tri.t, &cr) == TOI_EINVAL, "count 39 refit");
+    CHECK(toi_mesh_refit(m, 41, &sc.tri.t, &cr) == TOI_EINVAL, "count 41 refit");
+    CHECK(toi_mesh_refit(m, 40, NULL, &cr) == TOI_EINVAL, "NULL triangles refit");
+    toi_triangles zz = sc.tri.t;
+    zz.cz = NULL;
+    CHECK(toi_mesh_refit(m, 40, &zz, &cr) == TOI_EINVAL, "NULL cz refit");
+    CHECK(cr.nu == 0, "a refused refit counted %llu updates", (unsigned long long)cr.nu);
+    /* queries: NULL mesh, spheres, outputs; undefined flags; n = 0 */
+    const toi_hits none = {0};
+    toi_hits no_t = h.h;
+    no_t.t = NULL;
+    struct {
+        const char *what;
+        ptrdiff_t r;
+    } bad[] = {
+        {"NULL mesh", toi_sweep_spheres_mesh(16, &sc.sph.s, NULL, 0, &h.h, &c)},
+        {"NULL spheres", toi_sweep_spheres_mesh(16, NULL, m, 0, &h.h, &c)},
+        {"NULL out", toi_sweep_spheres_mesh(16, &sc.sph.s, m, 0, NULL, &c)},
+        {"NULL out->t", toi_sweep_spheres_mesh(16, &sc.sph.s, m, 0, &no_t, &c)},
+        {"no outputs", toi_sweep_spheres_mesh(16, &sc.sph.s, m, 0, &none, &c)},
+        {"flag 4", toi_sweep_spheres_mesh(16, &sc.sph.s, m, 4, &h.h, &c)},
+        {"flag 1 << 31", toi_sweep_spheres_mesh(16, &sc.sph.s, m, 1u << 31, &h.h, &c)},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(bad[i].r == TOI_EINVAL, "%s: returned %td", bad[i].what, bad[i].r);
+    toi_spheres nosph = sc.sph.s;
+    nosph.vz = NULL;
+    CHECK(toi_sweep_spheres_mesh(16, &nosph, m, 0, &h.h, &c) == TOI_EINVAL, "NULL vz");
+    CHECK(toi_sweep_spheres_mesh(0, &sc.sph.s, NULL, 0, NULL, &c) == 0, "n = 0");
+    for (int k = 0; k < T_NOUT; k++)
+        for (size_t i = 0; i <= 16; i++)
+            CHECK(float_bits(h.f[k][i]) == 0xA5A5A5A5u, "bad call wrote %s[%zu]",
+                  t_out_names[k], i);
+    CHECK(c.nv == 0 && c.np == 0 && c.nu == 0, "bad calls counted work");
+    /* the mesh still answers as before */
+    CHECK(toi_sweep_spheres_mesh(16, &sc.sph.s, m, 0, &h.h, &c) == want, "count changed");
+    size_t at = 0;
+    int k = t_hits_diff(&g, &h, 16, &at);
+    CHECK(k < 0, "results changed after refused calls (output %d, sphere %zu)", k, at);
+    CHECK(c.nv == c0.nv && c.np == c0.np, "counts changed after refused calls");
+    toi_mesh_free(m);
+    t_hits_free(&h);
+    t_hits_free(&g);
+    mesh_scene_free(&sc);
+}
+
+/* Every allocation of a build failing in turn: NULL, nothing leaked (the sanitizer and
+   valgrind runs check), and a build that then succeeds answers as one never interrupted. */
+static void case_mesh_alloc(const void *ctx)
+{
+    (void)ctx;
+    rng r = {0xA110C};
+    t_scene sc;
+    mesh_scene(&r, MESH_NONFINITE, 3000, 64, &sc);
+    toi_mesh *ref = toi_mesh_build(sc.ntris, &sc.tri.t);
+    t_hits a, b;
+    t_hits_alloc(&a, 64);
+    t_hits_alloc(&b, 64);
+    toi_sweep_spheres_mesh(64, &sc.sph.s, ref, 0, &a.h, NULL);
+    long k = 0;
+    toi_mesh *m = NULL;
+    for (; k < 64 && !m; k++) {
+        toi_mesh_test_fail_alloc(k);
+        m = toi_mesh_build(sc.ntris, &sc.tri.t);
+        toi_mesh_test_fail_alloc(-1);
+    }
+    CHECK(m != NULL, "no build succeeded with up to 63 allocations allowed");
+    CHECK(k >= 4, "only %ld allocations: the failure paths were hardly tested", k);
+    if (m) {
+        toi_sweep_spheres_mesh(64, &sc.sph.s, m, 0, &b.h, NULL);
+        size_t at = 0;
+        int d = t_hits_diff(&a, &b, 64, &at);
+        CHECK(d < 0, "results differ after failed builds (output %d, sphere %zu)", d, at);
+        CHECK(toi_mesh_bytes(m) == toi_mesh_bytes(ref), "bytes differ");
+    }
+    printf("    each of the build's %ld allocations failed in turn: NULL, nothing leaked\n",
+           k - 1);
+    toi_mesh_free(m);
+    toi_mesh_free(ref);
+    t_hits_free(&a);
+    t_hits_free(&b);
+    mesh_scene_free(&sc);
+}
+
+/* The memory a heightfield mesh holds: at most 48 bytes per triangle, everything included
+   (the issue's budget); and the build's layout (every triangle in exactly one leaf). */
+static void case_mesh_memory(const void *ctx)
+{
+    (void)ctx;
+    rng r = {0x3E3};
+    static const size_t sizes[] = {1, 8, 9, 100, 10000, 100000};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        size_t n = sizes[z];
+        t_scene sc;
+        mesh_scene(&r, MESH_HEIGHTFIELD, n, 1, &sc);
+        toi_mesh *m = toi_mesh_build(n, &sc.tri.t);
+        CHECK(m != NULL, "build of %zu failed", n);
+        if (!m) {
+            mesh_scene_free(&sc);
+            continue;
+        }
+        double per = (double)toi_mesh_bytes(m) / (double)n;
+        if (n >= 10000)
+            CHECK(per <= 48.0, "%zu triangles: %.2f bytes per triangle (budget 48)", n, per);
+        /* every index once, in leaves of 1..8 */
+        unsigned char *seen = calloc(n, 1);
+        size_t leaves = 0, in_leaves = 0;
+        for (size_t i = 0; i < m->nnodes; i++)
+            for (int c = 0; c < m->nodes[i].nchild; c++) {
+                unsigned cnt = m->nodes[i].count[c];
+                if (cnt == TOI_MESH_INNER) {
+                    CHECK(m->nodes[i].ref[c] > i && m->nodes[i].ref[c] < m->nnodes,
+                          "node %zu child %d: node %u", i, c, m->nodes[i].ref[c]);
+                    continue;
+                }
+                CHECK(cnt >= 1 && cnt <= TOI_MESH_W, "leaf of %u", cnt);
+                leaves++;
+                for (unsigned j = 0; j < cnt; j++) {
+                    uint32_t idx = toi_mesh_index(m, m->nodes[i].ref[c], cnt, j);
+                    CHECK(idx < n && !seen[idx], "index %u twice or out of range", idx);
+                    if (idx < n)
+                        seen[idx] = 1;
+                    in_leaves++;
+                }
+            }
+        CHECK(in_leaves == n, "%zu of %zu triangles in leaves", in_leaves, n);
+        if (n >= 10000)
+            printf("    %zu triangles: %zu nodes, %zu leaves (%.2f triangles each), %.2f bytes "
+                   "per triangle\n", n, m->nnodes, leaves, (double)n / (double)leaves, per);
+        free(seen);
+        toi_mesh_free(m);
+        mesh_scene_free(&sc);
+    }
+}
+
+void group_mesh_contract(void)
+{
+    t_run_impls("contract/mesh cases", case_mesh_cases);
+    t_run("contract/mesh bad calls", case_mesh_bad, NULL);
+    t_run("contract/mesh allocation failure", case_mesh_alloc, NULL);
+    t_run("contract/mesh memory and layout", case_mesh_memory, NULL);
+}
+
+/* ---- differential: mesh = set, bit for bit, on every backend ---- */
+
+/* The last backend the API offers: its set query is the reference for large meshes (the set
+   queries of all backends are bit-identical to the scalar one: their own differential
+   group), the scalar one for the rest. */
+static const t_impl *fastest_api(void)
+{
+    for (int i = t_nimpls - 1; i > 0; i--)
+        if (t_impls[i].via_api)
+            return &t_impls[i];
+    return &t_impls[0];
+}
+
+/* One scene: every backend's mesh query against the reference set query, every flag, four
+   output selections; the counters equal on every backend. Returns sphere queries checked. */
+static size_t diff_scene(const t_scene *sc, const toi_mesh *m, const char *what, int deep)
+{
+    size_t n = sc->nsph, done = 0;
+    const t_impl *ref = sc->ntris <= 4000 ? &t_impls[0] : fastest_api();
+    t_hits want, got;
+    t_hits_alloc(&want, n);
+    t_hits_alloc(&got, n);
+    for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++)
+        for (int sel = 0; sel < (deep ? 4 : 1); sel++) {
+            toi_hits ow = select_outputs(&want, sel);
+            t_hits_fill(&want, 0xA5);
+            ptrdiff_t rw = t_tri_set(ref, n, &sc->sph.s, sc->ntris, &sc->tri.t, flags, &ow);
+            toi_cost c0 = {0, 0, 0};
+            for (int i = 0; i < t_nimpls; i++) {
+                toi_hits og = select_outputs(&got, sel);
+                t_hits_fill(&got, 0xA5);
+                toi_cost c = {0, 0, 0};
+                ptrdiff_t rg = t_mesh(&t_impls[i], n, &sc->sph.s, m, flags, &og, &c);
+                CHECK(rg == rw, "%s/%s flags %u: mesh returned %td, set %td", what,
+                      t_impls[i].name, flags, rg, rw);
+                size_t at = 0;
+                int k = t_hits_diff(&want, &got, n, &at);
+                if (k >= 0) {
+                    char w[128];
+                    snprintf(w, sizeof w, "%s/%s flags %u outputs %d", what, t_impls[i].name,
+                             flags, sel);
+                    report_diff(w, sc, &want, &got, k, at);
+                }
+                if (i == 0)
+                    c0 = c;
+                CHECK(c.nv == c0.nv && c.np == c0.np,
+                      "%s/%s flags %u: cost %llu %llu, scalar %llu %llu", what,
+                      t_impls[i].name, flags, (unsigned long long)c.nv,
+                      (unsigned long long)c.np, (unsigned long long)c0.nv,
+                      (unsigned long long)c0.np);
+                done += n;
+            }
+        }
+    t_hits_free(&want);
+    t_hits_free(&got);
+    return done;
+}
+
+static void diff_meshes(const void *ctx)
+{
+    (void)ctx;
+    static const size_t sizes[] = {1, 2, 7, 8, 9, 17, 64, 65, 500, 4000, 30000, 100000};
+    rng r = {0xD1FF};
+    size_t done = 0, scenes = 0;
+    for (int fam = 0; fam < MESH_NFAMILIES; fam++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            size_t nt = sizes[z];
+            /* the large sizes on the heightfields, and only at full scale (CPU models and
+               sanitizers run a small scale) */
+            if (nt > 4000 && (fam != MESH_HEIGHTFIELD && fam != MESH_NONFINITE))
+                continue;
+            if (nt > 100 && nt > t_count(100000))
+                continue;
+            size_t ns = t_count(nt >= 30000 ? 16 : nt >= 4000 ? 64 : 256);
+            t_scene sc;
+            mesh_scene(&r, fam, nt, ns, &sc);
+            toi_mesh *m = toi_mesh_build(nt, &sc.tri.t);
+            CHECK(m != NULL, "build failed");
+            if (!m) {
+                mesh_scene_free(&sc);
+                continue;
+            }
+            char what[96];
+            snprintf(what, sizeof what, "%s of %zu", mesh_family_names[fam], nt);
+            done += diff_scene(&sc, m, what, nt <= 4000);
+            /* deformed, some triangles gone or back, refitted */
+            mesh_deform(&r, &sc);
+            toi_cost cr = {0, 0, 0};
+            CHECK(toi_mesh_refit(m, nt, &sc.tri.t, &cr) == TOI_OK && cr.nu > 0, "refit");
+            snprintf(what, sizeof what, "%s of %zu, refitted", mesh_family_names[fam], nt);
+            done += diff_scene(&sc, m, what, 0);
+            scenes++;
+            toi_mesh_free(m);
+            mesh_scene_free(&sc);
+        }
+    printf("    %zu sphere-mesh queries bit-identical to the set query (%zu meshes, 1 to "
+           "100000 triangles, before and after a refit)\n", done, scenes);
+}
+
+void group_mesh_differential(void)
+{
+    t_run("differential/mesh = set query, every backend", diff_meshes, NULL);
+}
+
+/* ---- accuracy: the mesh's answer against the oracle over all its triangles ---- */
+
+static void acc_meshes(const void *ctx)
+{
+    (void)ctx;
+    rng r = {0xACC9};
+    size_t total = t_count(600), done = 0, fails = 0, hits = 0;
+    const char *sc_env = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc_env)
+        total = (size_t)((double)total * atof(sc_env)) + 1;
+    static const int fams[3] = {MESH_SOUP, MESH_HEIGHTFIELD, MESH_SLIVERS};
+    acc_worst_q = 0;
+    while (done < total && fails < 5) {
+        int fam = fams[done / 64 % 3];
+        size_t nt = 12 + rng_below(&r, 40), ns = 64;
+        unsigned flags = rng_below(&r, 4);
+        t_scene sc;
+        mesh_scene(&r, fam, nt, ns, &sc);
+        for (size_t i = 0; i < ns; i++) { /* valid spheres only: the oracle judges contacts */
+            int ok = sc.sph.f[6][i] >= 0.0f;
+            for (int k = 0; k < 7; k++)
+                ok &= sc.sph.f[k][i] - sc.sph.f[k][i] == 0.0f;
+            if (!ok)
+                for (int k = 0; k < 7; k++)
+                    sc.sph.f[k][i] = k == 6 ? 0.25f : 0.5f;
+        }
+        toi_mesh *m = toi_mesh_build(nt, &sc.tri.t);
+        t_hits h;
+        t_hits_alloc(&h, ns);
+        t_mesh(&t_impls[0], ns, &sc.sph.s, m, flags, &h.h, NULL);
+        for (size_t i = 0; i < ns && fails < 5; i++) {
+            float S[7], o[8];
+            for (int k = 0; k < 7; k++)
+                S[k] = sc.sph.f[k][i];
+            for (int k = 0; k < 8; k++)
+                o[k] = h.f[k][i];
+            /* over all triangles: the earliest shrunk and grown contacts of those judged
+               unambiguous, and whether any is ambiguous */
+            ld first_s = INFINITY, first_g = INFINITY;
+            int any_amb = 0, hit = o[0] != TOI_NO_HIT, ok = 1;
+            tri_judge jw;
+            int have_jw = 0;
+            for (size_t j = 0; j < nt; j++) {
+                float T[9];
+                int finite = 1;
+                for (int k = 0; k < 9; k++)
+                    T[k] = sc.tri.f[k][j], finite &= T[k] - T[k] == 0.0f;
+                if (!finite)
+                    continue;
+                tri_judge jj = tri_judge_make(S, T, flags);
+                any_amb |= jj.amb;
+                if (jj.hs.hit && !jj.amb && jj.hs.t < first_s)
+                    first_s = jj.hs.t;
+                if (jj.hg.hit && jj.hg.t < first_g)
+                    first_g = jj.hg.t;
+                if (hit && j == h.index[i])
+                    jw = jj, have_jw = 1;
+            }
+            if (first_s <= 1 && !hit) {
+                CHECK(0, "mesh query %zu: false miss (a shrunk query hits at %.9Lg)", done + i,
+                      first_s);
+                ok = 0;
+            }
+            if (hit) {
+                CHECK(have_jw, "mesh query %zu: index %u", done + i, h.index[i]);
+                if (!have_jw) {
+                    fails++;
+                    continue;
+                }
+                if (!jw.amb && !jw.hg.hit) {
+                    CHECK(0, "mesh query %zu: false hit on triangle %u at %.9g", done + i,
+                          h.index[i], o[0]);
+                    ok = 0;
+                }
+                ld slack = 2 * (ld)FLT_EPSILON;
+                if (!any_amb && !(o[0] >= first_g - slack && o[0] <= first_s + slack)) {
+                    CHECK(0, "mesh query %zu: t = %.9g outside [%.9Lg, %.9Lg]", done + i, o[0],
+                          first_g, first_s);
+                    ok = 0;
+                }
+                if (ok && !jw.amb) {
+                    hits++;
+                    ok = tri_judge_outputs(&jw, o, h.feature[i], done + i);
+                }
+                if (!ok) {
+                    float T[9];
+                    for (int k = 0; k < 9; k++)
+                        T[k] = sc.tri.f[k][h.index[i]];
+                    tri_judge_print(&jw, S, T, o, h.feature[i], flags);
+                }
+            }
+            fails += !ok;
+        }
+        done += ns;
+        t_hits_free(&h);
+        toi_mesh_free(m);
+        mesh_scene_free(&sc);
+    }
+    printf("    %zu sphere-mesh queries (%zu hits judged) against the oracle over every "
+           "triangle; point error at most %.3Lg of its bound\n", done, hits, acc_worst_q);
+}
+
+void group_mesh_accuracy(void)
+{
+    t_run("accuracy/mesh: scalar vs long-double oracle", acc_meshes, NULL);
+}
+
+/* ---- threads: many threads querying one mesh ---- */
+
+#define MT_THREADS 8
+
+typedef struct mt_arg {
+    const toi_mesh *m;
+    const t_scene *sc;
+    const t_hits *want;
+    int errors, rounds;
+} mt_arg;
+
+static void *mt_worker(void *p)
+{
+    mt_arg *a = p;
+    t_hits h;
+    t_hits_alloc(&h, a->sc->nsph);
+    for (int round = 0; round < a->rounds; round++) {
+        const t_impl *im = &t_impls[round % t_nimpls];
+        toi_cost c = {0, 0, 0};
+        ptrdiff_t r = toi_sweep_spheres_mesh_on(im->k, a->sc->nsph, &a->sc->sph.s, a->m,
+                                                TOI_ALL_OVERLAPS, &h.h, &c);
+        size_t at = 0;
+        if (r < 0 || t_hits_diff(a->want, &h, a->sc->nsph, &at) >= 0)
+            a->errors++;
+    }
+    t_hits_free(&h);
+    return NULL;
+}
+
+static void threads_mesh(const void *ctx)
+{
+    (void)ctx;
+    rng r = {0x7EAD};
+    t_scene sc;
+    mesh_scene(&r, MESH_HEIGHTFIELD, 20000, 512, &sc);
+    toi_mesh *m = toi_mesh_build(sc.ntris, &sc.tri.t);
+    t_hits want;
+    t_hits_alloc(&want, sc.nsph);
+    toi_sweep_spheres_mesh_on(t_impls[0].k, sc.nsph, &sc.sph.s, m, TOI_ALL_OVERLAPS, &want.h,
+                              NULL);
+    pthread_t th[MT_THREADS];
+    mt_arg a[MT_THREADS];
+    for (int i = 0; i < MT_THREADS; i++) {
+        a[i] = (mt_arg){m, &sc, &want, 0, 2 * t_nimpls};
+        pthread_create(&th[i], NULL, mt_worker, &a[i]);
+    }
+    int errors = 0;
+    for (int i = 0; i < MT_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        errors += a[i].errors;
+    }
+    CHECK(errors == 0, "%d of %d concurrent queries differed from the single-threaded one",
+          errors, MT_THREADS * 2 * t_nimpls);
+    t_hits_free(&want);
+    toi_mesh_free(m);
+    mesh_scene_free(&sc);
+}
+
+void group_mesh_threads(void)
+{
+    t_run("threads/eight threads querying one mesh on every backend", threads_mesh, NULL);
+}
+
+/* ---- golden: results and counters hash to one value on every backend and machine ---- */
+
+/* Change only with a deliberate change of results or of the build, and say so. */
+#define GOLDEN_MESH 0x6b0aaa2356bff420ull
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void golden_mesh(const void *ctx)
+{
+    const t_impl *im = ctx;
+    rng r = {0x601DE};
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int fam = 0; fam < MESH_NFAMILIES; fam++) {
+        t_scene sc;
+        mesh_scene(&r, fam, 3000, 500, &sc);
+        toi_mesh *m = toi_mesh_build(sc.ntris, &sc.tri.t);
+        t_hits o;
+        t_hits_alloc(&o, sc.nsph);
+        for (int pass = 0; pass < 2; pass++) {
+            for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
+                toi_cost c = {0, 0, 0};
+                ptrdiff_t ret = t_mesh(im, sc.nsph, &sc.sph.s, m, flags, &o.h, &c);
+                for (int k = 0; k < T_NOUT; k++)
+                    h = fnv(h, o.f[k], sc.nsph * sizeof(float));
+                h = fnv(h, o.index, sc.nsph * sizeof(uint32_t));
+                h = fnv(h, o.feature, sc.nsph);
+                h = fnv(h, &ret, sizeof ret);
+                h = fnv(h, &c, sizeof c);
+            }
+            toi_cost cr = {0, 0, 0};
+            mesh_deform(&r, &sc);
+            toi_mesh_refit(m, sc.ntris, &sc.tri.t, &cr);
+            h = fnv(h, &cr, sizeof cr);
+        }
+        uint64_t bytes = toi_mesh_bytes(m);
+        h = fnv(h, &bytes, sizeof bytes);
+        t_hits_free(&o);
+        toi_mesh_free(m);
+        mesh_scene_free(&sc);
+    }
+    printf("    %s: 0x%016llx\n", im->name, (unsigned long long)h);
+    CHECK(h == GOLDEN_MESH, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
+          (unsigned long long)h, (unsigned long long)GOLDEN_MESH);
+}
+
+void group_mesh_golden(void)
+{
+    t_run_impls("golden hash, meshes", golden_mesh);
+}
