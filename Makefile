@@ -126,7 +126,7 @@ endif
 # bench/ links the library like any user would; the peers (textbook AoS quadratic and
 # sphere-triangle sweep, Bullet) are built only into the benchmark. Bullet needs C++ and
 # Debian's libbullet-dev for the target, so it is part of native builds only.
-BENCH_SRC := $(filter-out bench/bullet.cpp,$(wildcard bench/*.c))
+BENCH_SRC := $(filter-out bench/bullet.cpp bench/mesh.c,$(wildcard bench/*.c))
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
 HOST_TARGET := $(shell cc -dumpmachine 2>/dev/null)
 CXX ?= g++
@@ -162,7 +162,11 @@ $(BUILD)/bench/bullet.o: bench/bullet.cpp bench/bench.h include/toi.h
 $(BUILD)/toi_bench: $(BENCH_OBJ) $(BUILD)/libtoi.a
 	$(BENCH_LINK) -o $@ $(BENCH_OBJ) $(BUILD)/libtoi.a $(BENCH_LIBS) -lm
 
-bench-bin: $(BUILD)/toi_bench
+# The mesh benchmark is a program of its own (bench/mesh.c).
+$(BUILD)/toi_bench_mesh: $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a
+	$(CC) -o $@ $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a -lm
+
+bench-bin: $(BUILD)/toi_bench $(BUILD)/toi_bench_mesh
 
 # The README's main command: dependencies, build, the full run, hyperfine, CSV and plot.
 # A cross-built target runs under qemu-user, which the test dependencies bring.

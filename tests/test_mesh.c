@@ -323,7 +323,7 @@ static const t_impl *fastest_api(void)
 static size_t diff_scene(const t_scene *sc, const toi_mesh *m, const char *what, int deep)
 {
     size_t n = sc->nsph, done = 0;
-    const t_impl *ref = sc->ntris <= 4000 ? &t_impls[0] : fastest_api();
+    const t_impl *ref = sc->ntris <= 500 ? &t_impls[0] : fastest_api();
     t_hits want, got;
     t_hits_alloc(&want, n);
     t_hits_alloc(&got, n);
@@ -378,7 +378,7 @@ static void diff_meshes(const void *ctx)
                 continue;
             if (nt > 100 && nt > t_count(100000))
                 continue;
-            size_t ns = t_count(nt >= 30000 ? 16 : nt >= 4000 ? 64 : 256);
+            size_t ns = t_count(nt >= 30000 ? 16 : nt >= 4000 ? 64 : nt > 500 ? 128 : 256);
             t_scene sc;
             mesh_scene(&r, fam, nt, ns, &sc);
             toi_mesh *m = toi_mesh_build(nt, &sc.tri.t);
@@ -389,7 +389,7 @@ static void diff_meshes(const void *ctx)
             }
             char what[96];
             snprintf(what, sizeof what, "%s of %zu", mesh_family_names[fam], nt);
-            done += diff_scene(&sc, m, what, nt <= 4000);
+            done += diff_scene(&sc, m, what, nt <= 500);
             /* deformed, some triangles gone or back, refitted */
             mesh_deform(&r, &sc);
             toi_cost cr = {0, 0, 0};

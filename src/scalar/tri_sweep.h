@@ -226,24 +226,25 @@ static inline void nearest_point(vec3 X, const vec3 V[3], const vec3 E[3], const
         kk[k] = sk == 0.0f ? TOI_FEATURE_VERTEX_A + k
               : sk == 1.0f ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
                            : TOI_FEATURE_EDGE_AB + k;
-        out[k] = (edge_side(X, V[k], m[k]) <= 0.0f) |
-                 (edge_side(X, V[(k + 1) % 3], m[k]) <= 0.0f);
+        float w = edge_side(X, V[k], m[k]), x = edge_side(X, V[(k + 1) % 3], m[k]);
+        out[k] = (w <= 0.0f) | (x <= 0.0f);
         unc[k] = (sn > 0.0f) & (sn < ee[k]);
     }
     int any_unc = (out[0] & unc[0]) | (out[1] & unc[1]) | (out[2] & unc[2]);
+    int clamped_only = any_unc ^ 1, projects_in = (out[0] | out[1] | out[2]) ^ 1;
     int longest = ee[0] >= ee[1] && ee[0] >= ee[2] ? 0 : ee[1] >= ee[2] ? 1 : 2;
     *best = INFINITY;
     *kind = TOI_FEATURE_FACE;
     *q = X;
     for (int k = 0; k < 3; k++) {
-        int cand = face_in ? out[k] & (unc[k] | !any_unc) : k == longest;
+        int cand = face_in ? out[k] & (unc[k] | clamped_only) : k == longest;
         if (cand && d2[k] < *best) {
             *best = d2[k];
             *q = qk[k];
             *kind = kk[k];
         }
     }
-    if (face_in & !(out[0] | out[1] | out[2])) {
+    if (face_in && projects_in) {
         *best = st * st;
         *q = sub3(X, mul3(n, st));
         *kind = TOI_FEATURE_FACE;
@@ -400,16 +401,13 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
         tB = vertex_time(B, v, a, rr, &overlap);
     if (!(deepB || deepC))
         tC = vertex_time(C, v, a, rr, &overlap);
-    float snA = 0.0f, snB = 0.0f, snC = 0.0f; /* read only for the edge entered */
-    float tAB = deepA ? INFINITY : edge_time(A, EA, eeA, v, rr, &snA, &overlap);
-    float tBC = deepB ? INFINITY : edge_time(B, EB, eeB, v, rr, &snB, &overlap);
-    float tCA = deepC ? INFINITY : edge_time(C, EC, eeC, v, rr, &snC, &overlap);
+    float sn; /* the entered edge's contact parameter: only its range check uses it */
+    float tAB = deepA ? INFINITY : edge_time(A, EA, eeA, v, rr, &sn, &overlap);
+    float tBC = deepB ? INFINITY : edge_time(B, EB, eeB, v, rr, &sn, &overlap);
+    float tCA = deepC ? INFINITY : edge_time(C, EC, eeC, v, rr, &sn, &overlap);
     const vec3 O = {0.0f, 0.0f, 0.0f};
-    int in0 = 0; /* the start projects inside (computed when a face overlap needs it) */
-    if (face_in && ad <= r) {
-        in0 = inside(O, A, B, C, mA, mB, mC);
-        overlap |= in0;
-    }
+    if (face_in && ad <= r) /* the start over the face within r: touching if inside */
+        overlap |= inside(O, A, B, C, mA, mB, mC);
 
     float inv_s = 1.0f / s;
     const vec3 V[3] = {A, B, C}, E[3] = {EA, EB, EC}, m[3] = {mA, mB, mC};

@@ -58,8 +58,7 @@ TOI_VINLINE size_t mesh_one(const toi_spheres *S, size_t i, const toi_mesh *m,
         const vf P[3] = {p0.x, p0.y, p0.z}, I[3] = {vset(q.ix), vset(q.iy), vset(q.iz)};
         const vf base = vset(q.base);
         toi_mesh_entry stack[TOI_MESH_STACK];
-        /* + VW - TOI_MESH_W: room for a whole vector's store at lane k0 */
-        float t_in[TOI_MESH_W + (VW > TOI_MESH_W ? VW - TOI_MESH_W : 0)];
+        float t_in[16]; /* room for a whole vector's store at lane k0 (VW <= 16) */
         toi_mesh_entry cur = {0, TOI_MESH_INNER, 0.0f};
         size_t sp = 0;
         for (;;) {

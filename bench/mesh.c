@@ -1,0 +1,352 @@
+/* mesh.c - toi_bench_mesh: the triangle-mesh benchmark (issue 9's figures). Heightfield
+   meshes of 10^3 to 10^6 triangles (unit cells, bumps up to +-2), radius-0.5 spheres swept 2
+   units in random directions from random points 0.5 to 3 above the surface, in random
+   order; per backend the ns per sphere (t only; all outputs), the hierarchy's work per sphere
+   (nv box tests, np triangle tests), the linear set query on the same scene and the speedup
+   over it; the build (triangles per second, bytes per triangle) and the refit (triangles per
+   second, how much cheaper than a build); the cost model t = nv cv + np cp (+ c0 per sphere)
+   fitted by least squares over all scenes, with how well it predicts each; and how the query
+   slows down as a refitted mesh deforms away from what it was built for (when to rebuild).
+   Timings are the best of several repetitions on a shared machine: compare ratios within
+   one run. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static float *falloc(size_t n)
+{
+    float *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p) {
+        fprintf(stderr, "toi_bench_mesh: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+/* ---- scenes ---- */
+
+typedef struct tris {
+    size_t n;
+    float *f[9];
+    toi_triangles t;
+} tris;
+
+typedef struct balls {
+    size_t n;
+    float *f[7];
+    toi_spheres s;
+} balls;
+
+static float bump(float x, float y, float amp)
+{
+    return amp * (sinf(x * 0.37f) * cosf(y * 0.23f) + 0.5f * sinf((x + y) * 0.71f));
+}
+
+/* A heightfield of about n triangles over G x G unit cells, its triangles in row order. */
+static void heightfield(size_t n, tris *T, int *side)
+{
+    int G = (int)ceil(sqrt((double)n / 2));
+    T->n = (size_t)2 * (size_t)G * (size_t)G;
+    for (int k = 0; k < 9; k++)
+        T->f[k] = falloc(T->n);
+    size_t j = 0;
+    for (int y = 0; y < G; y++)
+        for (int x = 0; x < G; x++) {
+            float X = (float)x, Y = (float)y;
+            float z00 = bump(X, Y, 1.3f), z10 = bump(X + 1, Y, 1.3f);
+            float z01 = bump(X, Y + 1, 1.3f), z11 = bump(X + 1, Y + 1, 1.3f);
+            const float a[2][9] = {{X, Y, z00, X + 1, Y, z10, X + 1, Y + 1, z11},
+                                   {X, Y, z00, X + 1, Y + 1, z11, X, Y + 1, z01}};
+            for (int h = 0; h < 2; h++, j++)
+                for (int k = 0; k < 9; k++)
+                    T->f[k][j] = a[h][k];
+        }
+    T->t = (toi_triangles){T->f[0], T->f[1], T->f[2], T->f[3], T->f[4],
+                           T->f[5], T->f[6], T->f[7], T->f[8]};
+    *side = G;
+}
+
+/* n spheres of radius r over a G x G field, 0.5 to 3 above its surface, moving len in a
+   random direction (about half of them reach it). */
+static void spheres(size_t n, int G, float r, float len, bench_rng *g, balls *B)
+{
+    B->n = n;
+    for (int k = 0; k < 7; k++)
+        B->f[k] = falloc(n);
+    for (size_t i = 0; i < n; i++) {
+        float x = rng_range(g, 0, (float)G), y = rng_range(g, 0, (float)G);
+        float d[3], l;
+        do {
+            for (int k = 0; k < 3; k++)
+                d[k] = rng_range(g, -1, 1);
+            l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        } while (!(l > 0.1f && l <= 1));
+        const float v[7] = {x, y, bump(x, y, 1.3f) + rng_range(g, 0.5f, 3.0f),
+                            d[0] / l * len, d[1] / l * len, d[2] / l * len, r};
+        for (int k = 0; k < 7; k++)
+            B->f[k][i] = v[k];
+    }
+    B->s = (toi_spheres){B->f[0], B->f[1], B->f[2], B->f[3], B->f[4], B->f[5], B->f[6]};
+}
+
+static void tris_free(tris *T)
+{
+    for (int k = 0; k < 9; k++)
+        free(T->f[k]);
+}
+
+static void balls_free(balls *B)
+{
+    for (int k = 0; k < 7; k++)
+        free(B->f[k]);
+}
+
+/* ---- timing ---- */
+
+typedef struct outs {
+    float *f[8];
+    uint32_t *index;
+    uint8_t *feature;
+} outs;
+
+static void outs_alloc(outs *o, size_t n)
+{
+    for (int k = 0; k < 8; k++)
+        o->f[k] = falloc(n);
+    o->index = malloc(n * sizeof *o->index);
+    o->feature = malloc(n);
+}
+
+static void outs_free(outs *o)
+{
+    for (int k = 0; k < 8; k++)
+        free(o->f[k]);
+    free(o->index);
+    free(o->feature);
+}
+
+static toi_hits hits_of(const outs *o, int all)
+{
+    if (!all)
+        return (toi_hits){.t = o->f[0]};
+    return (toi_hits){o->f[0], o->f[1], o->f[2], o->f[3], o->f[4],
+                      o->f[5], o->f[6], o->f[7], o->index, o->feature};
+}
+
+/* Best ns per sphere of reps runs of the mesh query over the batch; *cost: one run's. */
+static double time_mesh(const toi_mesh *m, const balls *B, int all, int reps, const outs *o,
+                        toi_cost *cost)
+{
+    toi_hits h = hits_of(o, all);
+    double best = INFINITY;
+    for (int r = 0; r < reps; r++) {
+        toi_cost c = {0, 0, 0};
+        double t0 = now_ns();
+        toi_sweep_spheres_mesh(B->n, &B->s, m, 0, &h, &c);
+        double dt = now_ns() - t0;
+        best = dt < best ? dt : best;
+        *cost = c;
+    }
+    return best / (double)B->n;
+}
+
+static double time_set(const tris *T, const balls *B, size_t n, int all, int reps,
+                       const outs *o)
+{
+    toi_hits h = hits_of(o, all);
+    double best = INFINITY;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ns();
+        toi_sweep_spheres_triangle_set(n, &B->s, T->n, &T->t, 0, &h);
+        double dt = now_ns() - t0;
+        best = dt < best ? dt : best;
+    }
+    return best / (double)n;
+}
+
+/* ---- least squares for the cost model ---- */
+
+/* Solve the normal equations of y ~ X b for k <= 3 unknowns (Gaussian elimination). */
+static int lsq(const double *X, const double *y, int rows, int k, double *b)
+{
+    double A[3][4] = {{0}};
+    for (int r = 0; r < rows; r++)
+        for (int i = 0; i < k; i++) {
+            for (int j = 0; j < k; j++)
+                A[i][j] += X[r * k + i] * X[r * k + j];
+            A[i][k] += X[r * k + i] * y[r];
+        }
+    for (int c = 0; c < k; c++) {
+        int p = c;
+        for (int r = c + 1; r < k; r++)
+            if (fabs(A[r][c]) > fabs(A[p][c]))
+                p = r;
+        if (fabs(A[p][c]) < 1e-300)
+            return 0;
+        for (int j = 0; j <= k; j++) {
+            double t = A[c][j];
+            A[c][j] = A[p][j];
+            A[p][j] = t;
+        }
+        for (int r = 0; r < k; r++)
+            if (r != c) {
+                double f = A[r][c] / A[c][c];
+                for (int j = c; j <= k; j++)
+                    A[r][j] -= f * A[c][j];
+            }
+    }
+    for (int i = 0; i < k; i++)
+        b[i] = A[i][k] / A[i][i];
+    return 1;
+}
+
+/* ---- main ---- */
+
+#define MAXROWS 64
+
+typedef struct sample {
+    double ns, nv, np; /* per sphere */
+    const char *scene;
+} sample;
+
+int main(int argc, char **argv)
+{
+    size_t nsph = 65536;
+    int reps = 5, quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1, reps = 2, nsph = 8192;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: toi_bench_mesh [--quick] [--reps N]\n");
+            return 2;
+        }
+    }
+    static const toi_backend all_b[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
+                                        TOI_BACKEND_NEON, (toi_backend)5};
+    toi_backend bk[8];
+    int nb = 0;
+    for (size_t i = 0; i < sizeof all_b / sizeof all_b[0]; i++)
+        if (toi_backend_available(all_b[i]))
+            bk[nb++] = all_b[i];
+    printf("toi %s mesh benchmark: heightfields of unit cells, spheres r = 0.5 swept 2 units "
+           "in random directions, %zu per batch, random order; best of %d\n\n",
+           toi_version(), nsph, reps);
+
+    static const size_t sizes[] = {1000, 10000, 100000, 1000000};
+    size_t nsizes = quick ? 3 : 4;
+    sample smp[8][MAXROWS];
+    int nsmp = 0;
+    bench_rng g = {0x3e54};
+    printf("%-22s %-7s %9s %9s %7s %7s %11s %8s\n", "scene", "backend", "t ns", "all ns",
+           "nv", "np", "set ns", "speedup");
+    for (size_t z = 0; z < nsizes; z++) {
+        tris T;
+        int G;
+        heightfield(sizes[z], &T, &G);
+        /* the build and the refit */
+        double tb = INFINITY, tr = INFINITY;
+        size_t bytes = 0;
+        toi_mesh *m = NULL;
+        toi_cost cr = {0, 0, 0};
+        for (int r = 0; r < (T.n >= 1000000 ? 3 : reps); r++) {
+            toi_mesh_free(m);
+            double t0 = now_ns();
+            m = toi_mesh_build(T.n, &T.t);
+            double dt = now_ns() - t0;
+            tb = dt < tb ? dt : tb;
+        }
+        if (!m) {
+            fprintf(stderr, "toi_bench_mesh: build failed\n");
+            return 1;
+        }
+        bytes = toi_mesh_bytes(m);
+        for (int r = 0; r < reps; r++) {
+            cr = (toi_cost){0, 0, 0};
+            double t0 = now_ns();
+            toi_mesh_refit(m, T.n, &T.t, &cr);
+            double dt = now_ns() - t0;
+            tr = dt < tr ? dt : tr;
+        }
+        char scene[64];
+        snprintf(scene, sizeof scene, "heightfield %zu", T.n);
+        balls B;
+        spheres(nsph, G, 0.5f, 2.0f, &g, &B);
+        outs o;
+        outs_alloc(&o, nsph);
+        /* the set query on a slice of the batch: it scans every triangle */
+        size_t nset = T.n >= 1000000 ? 64 : T.n >= 100000 ? 256 : 2048;
+        for (int b = 0; b < nb; b++) {
+            toi_set_backend(bk[b]);
+            toi_cost c = {0, 0, 0};
+            double t1 = time_mesh(m, &B, 0, reps, &o, &c);
+            double ta = time_mesh(m, &B, 1, reps, &o, &c);
+            double ts = time_set(&T, &B, nset, 0, 1, &o);
+            double nv = (double)c.nv / (double)nsph, np = (double)c.np / (double)nsph;
+            printf("%-22s %-7s %9.1f %9.1f %7.1f %7.1f %11.1f %7.0fx\n", scene,
+                   toi_backend_name(bk[b]), t1, ta, nv, np, ts, ts / t1);
+            if (nsmp < MAXROWS)
+                smp[b][nsmp] = (sample){t1, nv, np, "heightfield"};
+        }
+        nsmp++;
+        printf("%-22s build %.1f ms (%.2f M triangles/s), %.1f bytes per triangle; refit "
+               "%.2f ms (%.1f M triangles/s, %.1fx cheaper than the build), %llu boxes\n\n",
+               scene, tb * 1e-6, (double)T.n / tb * 1e3, (double)bytes / (double)T.n,
+               tr * 1e-6, (double)T.n / tr * 1e3, tb / tr, (unsigned long long)cr.nu);
+        /* more samples for the model: other radii and lengths on the same mesh */
+        for (int v = 0; v < 2 && nsmp < MAXROWS; v++) {
+            balls B2;
+            spheres(nsph / 4, G, v ? 0.1f : 1.5f, v ? 8.0f : 1.0f, &g, &B2);
+            for (int b = 0; b < nb; b++) {
+                toi_set_backend(bk[b]);
+                toi_cost c = {0, 0, 0};
+                double t1 = time_mesh(m, &B2, 0, reps, &o, &c);
+                smp[b][nsmp] = (sample){t1, (double)c.nv / (double)B2.n,
+                                        (double)c.np / (double)B2.n, v ? "thin, long" : "fat, short"};
+            }
+            nsmp++;
+            balls_free(&B2);
+        }
+        outs_free(&o);
+        balls_free(&B);
+        toi_mesh_free(m);
+        tris_free(&T);
+    }
+
+    /* the cost model */
+    printf("cost model t = nv cv + np cp + c0 per sphere, least squares over %d scenes (the "
+           "heightfields above, with r = 0.5, 1.5 and 0.1): \n", nsmp);
+    for (int b = 0; b < nb; b++) {
+        double X[MAXROWS * 3], y[MAXROWS], c[3] = {0, 0, 0};
+        for (int r = 0; r < nsmp; r++) {
+            X[r * 3] = smp[b][r].nv, X[r * 3 + 1] = smp[b][r].np, X[r * 3 + 2] = 1.0;
+            y[r] = smp[b][r].ns;
+        }
+        if (!lsq(X, y, nsmp, 3, c))
+            continue;
+        double worst = 0, sum = 0;
+        for (int r = 0; r < nsmp; r++) {
+            double pred = c[0] * smp[b][r].nv + c[1] * smp[b][r].np + c[2];
+            double e = fabs(pred - smp[b][r].ns) / smp[b][r].ns;
+            worst = e > worst ? e : worst;
+            sum += e;
+        }
+        printf("  %-7s cv %.2f ns, cp %.2f ns, c0 %.1f ns: predicts the measured time within "
+               "%.0f %% (mean %.0f %%)\n", toi_backend_name(bk[b]), c[0], c[1], c[2],
+               worst * 100, sum / nsmp * 100);
+    }
+    return 0;
+}
