@@ -1,6 +1,6 @@
 /* mesh.c - toi_bench_mesh: the triangle-mesh benchmark (issue 9's figures). Heightfield
-   meshes of 10^3 to 10^6 triangles (unit cells, bumps up to +-2), radius-0.5 spheres swept 2
-   units in random directions from random points 0.5 to 3 above the surface, in random
+   meshes of 10^3 to 10^6 triangles (unit cells, bumps of +-0.75), radius-0.5 spheres swept
+   2 units in random directions from random points 0.5 to 3 above the surface, in random
    order; per backend the ns per sphere (t only; all outputs), the hierarchy's work per sphere
    (nv box tests, np triangle tests), the linear set query on the same scene and the speedup
    over it; the build (triangles per second, bytes per triangle) and the refit (triangles per
@@ -65,8 +65,8 @@ static void heightfield(size_t n, tris *T, int *side)
     for (int y = 0; y < G; y++)
         for (int x = 0; x < G; x++) {
             float X = (float)x, Y = (float)y;
-            float z00 = bump(X, Y, 1.3f), z10 = bump(X + 1, Y, 1.3f);
-            float z01 = bump(X, Y + 1, 1.3f), z11 = bump(X + 1, Y + 1, 1.3f);
+            float z00 = bump(X, Y, 0.5f), z10 = bump(X + 1, Y, 0.5f);
+            float z01 = bump(X, Y + 1, 0.5f), z11 = bump(X + 1, Y + 1, 0.5f);
             const float a[2][9] = {{X, Y, z00, X + 1, Y, z10, X + 1, Y + 1, z11},
                                    {X, Y, z00, X + 1, Y + 1, z11, X, Y + 1, z01}};
             for (int h = 0; h < 2; h++, j++)
@@ -93,7 +93,7 @@ static void spheres(size_t n, int G, float r, float len, bench_rng *g, balls *B)
                 d[k] = rng_range(g, -1, 1);
             l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         } while (!(l > 0.1f && l <= 1));
-        const float v[7] = {x, y, bump(x, y, 1.3f) + rng_range(g, 0.5f, 3.0f),
+        const float v[7] = {x, y, bump(x, y, 0.5f) + rng_range(g, 0.5f, 3.0f),
                             d[0] / l * len, d[1] / l * len, d[2] / l * len, r};
         for (int k = 0; k < 7; k++)
             B->f[k][i] = v[k];
@@ -212,14 +212,109 @@ static int lsq(const double *X, const double *y, int rows, int k, double *b)
     return 1;
 }
 
+/* ---- when to rebuild: the query as a refitted mesh deforms ---- */
+
+/* Moves every vertex of the heightfield (G x G cells, triangles as heightfield() lays them
+   out) by amp times a smooth flow (a large-scale swirl: neighbours move together, as
+   terrain or a draped cloth does) or by amp times independent noise (crumpling). */
+static void deform(const tris *base, tris *T, int G, float amp, int noise, bench_rng *g)
+{
+    for (size_t j = 0; j < base->n; j++)
+        for (int v = 0; v < 3; v++) {
+            float x = base->f[3 * v][j], y = base->f[3 * v + 1][j], z = base->f[3 * v + 2][j];
+            float dx, dy, dz;
+            if (noise) {
+                dx = rng_range(g, -amp, amp), dy = rng_range(g, -amp, amp);
+                dz = rng_range(g, -amp, amp);
+            } else {
+                float w = 6.2831853f / (float)G;
+                dx = amp * sinf(y * w * 2.0f), dy = amp * sinf(x * w * 2.0f);
+                dz = 0.25f * amp * sinf((x + y) * w * 3.0f);
+            }
+            T->f[3 * v][j] = x + dx, T->f[3 * v + 1][j] = y + dy, T->f[3 * v + 2][j] = z + dz;
+        }
+}
+
+static void rebuild_study(int reps, size_t nsph, bench_rng *g)
+{
+    tris base, T;
+    int G;
+    heightfield(100000, &base, &G);
+    T.n = base.n;
+    for (int k = 0; k < 9; k++)
+        T.f[k] = falloc(T.n);
+    T.t = (toi_triangles){T.f[0], T.f[1], T.f[2], T.f[3], T.f[4],
+                          T.f[5], T.f[6], T.f[7], T.f[8]};
+    toi_mesh *m = toi_mesh_build(base.n, &base.t);
+    outs o;
+    outs_alloc(&o, nsph);
+    printf("\nwhen to rebuild: a heightfield of %zu triangles built once, its vertices moved "
+           "and the mesh refitted, against a mesh built for the moved vertices (same spheres, "
+           "%s backend):\n", base.n, toi_backend_name(toi_get_backend()));
+    printf("  %-26s %10s %10s %8s %8s %8s\n", "deformation (cells)", "refit ns", "build ns",
+           "ratio", "nv+np r", "nv+np b");
+    static const float amps[] = {0.0f, 0.5f, 2.0f, 8.0f, 32.0f};
+    for (int noise = 0; noise < 2; noise++)
+        for (size_t a = noise ? 1 : 0; a < sizeof amps / sizeof amps[0]; a++) {
+            if (noise && amps[a] > 2.0f)
+                break;
+            bench_rng dg = {0xDEF0 + a};
+            deform(&base, &T, G, amps[a], noise, &dg);
+            toi_mesh_refit(m, T.n, &T.t, NULL);
+            toi_mesh *fresh = toi_mesh_build(T.n, &T.t);
+            balls B;
+            bench_rng sg = *g;
+            spheres(nsph, G, 0.5f, 2.0f, &sg, &B);
+            toi_cost cr, cb;
+            double tr = time_mesh(m, &B, 0, reps, &o, &cr);
+            double tb = time_mesh(fresh, &B, 0, reps, &o, &cb);
+            char what[64];
+            snprintf(what, sizeof what, "%s %g", noise ? "noise +-" : "smooth flow", amps[a]);
+            printf("  %-26s %10.1f %10.1f %7.2fx %8.1f %8.1f\n", what, tr, tb, tr / tb,
+                   (double)(cr.nv + cr.np) / (double)nsph, (double)(cb.nv + cb.np) / (double)nsph);
+            balls_free(&B);
+            toi_mesh_free(fresh);
+        }
+    outs_free(&o);
+    toi_mesh_free(m);
+    tris_free(&T);
+    tris_free(&base);
+}
+
 /* ---- main ---- */
 
 #define MAXROWS 64
 
 typedef struct sample {
     double ns, nv, np; /* per sphere */
-    const char *scene;
 } sample;
+
+/* Fit t = nv cv + np cp (k = 2) or + c0 (k = 3) to the samples; prints the fit and how well
+   it predicts each. */
+static void fit(const char *backend, const sample *smp, int n, int k)
+{
+    double X[MAXROWS * 3], y[MAXROWS], c[3] = {0, 0, 0};
+    for (int r = 0; r < n; r++) {
+        X[r * k] = smp[r].nv, X[r * k + 1] = smp[r].np;
+        if (k == 3)
+            X[r * k + 2] = 1.0;
+        y[r] = smp[r].ns;
+    }
+    if (!lsq(X, y, n, k, c))
+        return;
+    double worst = 0, sum = 0;
+    for (int r = 0; r < n; r++) {
+        double pred = c[0] * smp[r].nv + c[1] * smp[r].np + (k == 3 ? c[2] : 0);
+        double e = fabs(pred - smp[r].ns) / smp[r].ns;
+        worst = e > worst ? e : worst;
+        sum += e;
+    }
+    printf("  %-7s cv %6.2f ns, cp %6.2f ns", backend, c[0], c[1]);
+    if (k == 3)
+        printf(", c0 %6.1f ns", c[2]);
+    printf(": within %3.0f %% of every measured time (mean %2.0f %%)\n", worst * 100,
+           sum / n * 100);
+}
 
 int main(int argc, char **argv)
 {
@@ -236,30 +331,30 @@ int main(int argc, char **argv)
         }
     }
     static const toi_backend all_b[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
-                                        TOI_BACKEND_NEON, (toi_backend)5};
+                                        TOI_BACKEND_NEON, (toi_backend)5 /* avx512 */};
     toi_backend bk[8];
     int nb = 0;
     for (size_t i = 0; i < sizeof all_b / sizeof all_b[0]; i++)
         if (toi_backend_available(all_b[i]))
             bk[nb++] = all_b[i];
-    printf("toi %s mesh benchmark: heightfields of unit cells, spheres r = 0.5 swept 2 units "
-           "in random directions, %zu per batch, random order; best of %d\n\n",
+    printf("toi %s mesh benchmark: heightfields of unit cells (bumps +-0.75), spheres of "
+           "radius 0.5 swept 2 units in random directions from 0.5 to 3 above the surface, "
+           "%zu per batch in random order; ns per sphere, best of %d\n\n",
            toi_version(), nsph, reps);
 
     static const size_t sizes[] = {1000, 10000, 100000, 1000000};
     size_t nsizes = quick ? 3 : 4;
     sample smp[8][MAXROWS];
     int nsmp = 0;
+    double nu_ns[8] = {0}, nu_n = 0;
     bench_rng g = {0x3e54};
-    printf("%-22s %-7s %9s %9s %7s %7s %11s %8s\n", "scene", "backend", "t ns", "all ns",
-           "nv", "np", "set ns", "speedup");
+    printf("%-20s %-7s %9s %9s %7s %7s %11s %8s\n", "mesh", "backend", "t only", "all",
+           "nv", "np", "set t only", "speedup");
     for (size_t z = 0; z < nsizes; z++) {
         tris T;
         int G;
         heightfield(sizes[z], &T, &G);
-        /* the build and the refit */
         double tb = INFINITY, tr = INFINITY;
-        size_t bytes = 0;
         toi_mesh *m = NULL;
         toi_cost cr = {0, 0, 0};
         for (int r = 0; r < (T.n >= 1000000 ? 3 : reps); r++) {
@@ -273,7 +368,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "toi_bench_mesh: build failed\n");
             return 1;
         }
-        bytes = toi_mesh_bytes(m);
         for (int r = 0; r < reps; r++) {
             cr = (toi_cost){0, 0, 0};
             double t0 = now_ns();
@@ -281,6 +375,7 @@ int main(int argc, char **argv)
             double dt = now_ns() - t0;
             tr = dt < tr ? dt : tr;
         }
+        nu_ns[0] += tr, nu_n += (double)cr.nu;
         char scene[64];
         snprintf(scene, sizeof scene, "heightfield %zu", T.n);
         balls B;
@@ -288,7 +383,7 @@ int main(int argc, char **argv)
         outs o;
         outs_alloc(&o, nsph);
         /* the set query on a slice of the batch: it scans every triangle */
-        size_t nset = T.n >= 1000000 ? 64 : T.n >= 100000 ? 256 : 2048;
+        size_t nset = T.n >= 1000000 ? 32 : T.n >= 100000 ? 256 : 2048;
         for (int b = 0; b < nb; b++) {
             toi_set_backend(bk[b]);
             toi_cost c = {0, 0, 0};
@@ -296,26 +391,26 @@ int main(int argc, char **argv)
             double ta = time_mesh(m, &B, 1, reps, &o, &c);
             double ts = time_set(&T, &B, nset, 0, 1, &o);
             double nv = (double)c.nv / (double)nsph, np = (double)c.np / (double)nsph;
-            printf("%-22s %-7s %9.1f %9.1f %7.1f %7.1f %11.1f %7.0fx\n", scene,
+            printf("%-20s %-7s %9.1f %9.1f %7.1f %7.1f %11.1f %7.0fx\n", scene,
                    toi_backend_name(bk[b]), t1, ta, nv, np, ts, ts / t1);
-            if (nsmp < MAXROWS)
-                smp[b][nsmp] = (sample){t1, nv, np, "heightfield"};
+            smp[b][nsmp] = (sample){t1, nv, np};
         }
         nsmp++;
-        printf("%-22s build %.1f ms (%.2f M triangles/s), %.1f bytes per triangle; refit "
-               "%.2f ms (%.1f M triangles/s, %.1fx cheaper than the build), %llu boxes\n\n",
-               scene, tb * 1e-6, (double)T.n / tb * 1e3, (double)bytes / (double)T.n,
-               tr * 1e-6, (double)T.n / tr * 1e3, tb / tr, (unsigned long long)cr.nu);
-        /* more samples for the model: other radii and lengths on the same mesh */
-        for (int v = 0; v < 2 && nsmp < MAXROWS; v++) {
+        printf("%-20s build %.1f ms (%.2f M triangles/s), %.1f bytes per triangle; refit %.2f "
+               "ms (%.1f M triangles/s, %.1fx cheaper than the build)\n\n", scene, tb * 1e-6,
+               (double)T.n / tb * 1e3, (double)toi_mesh_bytes(m) / (double)T.n, tr * 1e-6,
+               (double)T.n / tr * 1e3, tb / tr);
+        /* other radii and lengths on the same mesh: samples for the cost model */
+        static const float rl[3][2] = {{1.5f, 1.0f}, {0.1f, 8.0f}, {0.25f, 0.5f}};
+        for (int v = 0; v < 3 && nsmp < MAXROWS; v++) {
             balls B2;
-            spheres(nsph / 4, G, v ? 0.1f : 1.5f, v ? 8.0f : 1.0f, &g, &B2);
+            spheres(nsph / 4, G, rl[v][0], rl[v][1], &g, &B2);
             for (int b = 0; b < nb; b++) {
                 toi_set_backend(bk[b]);
                 toi_cost c = {0, 0, 0};
                 double t1 = time_mesh(m, &B2, 0, reps, &o, &c);
                 smp[b][nsmp] = (sample){t1, (double)c.nv / (double)B2.n,
-                                        (double)c.np / (double)B2.n, v ? "thin, long" : "fat, short"};
+                                        (double)c.np / (double)B2.n};
             }
             nsmp++;
             balls_free(&B2);
@@ -326,27 +421,17 @@ int main(int argc, char **argv)
         tris_free(&T);
     }
 
-    /* the cost model */
-    printf("cost model t = nv cv + np cp + c0 per sphere, least squares over %d scenes (the "
-           "heightfields above, with r = 0.5, 1.5 and 0.1): \n", nsmp);
-    for (int b = 0; b < nb; b++) {
-        double X[MAXROWS * 3], y[MAXROWS], c[3] = {0, 0, 0};
-        for (int r = 0; r < nsmp; r++) {
-            X[r * 3] = smp[b][r].nv, X[r * 3 + 1] = smp[b][r].np, X[r * 3 + 2] = 1.0;
-            y[r] = smp[b][r].ns;
-        }
-        if (!lsq(X, y, nsmp, 3, c))
-            continue;
-        double worst = 0, sum = 0;
-        for (int r = 0; r < nsmp; r++) {
-            double pred = c[0] * smp[b][r].nv + c[1] * smp[b][r].np + c[2];
-            double e = fabs(pred - smp[b][r].ns) / smp[b][r].ns;
-            worst = e > worst ? e : worst;
-            sum += e;
-        }
-        printf("  %-7s cv %.2f ns, cp %.2f ns, c0 %.1f ns: predicts the measured time within "
-               "%.0f %% (mean %.0f %%)\n", toi_backend_name(bk[b]), c[0], c[1], c[2],
-               worst * 100, sum / nsmp * 100);
-    }
+    printf("cost model, least squares over %d scenes (every mesh above with spheres of radius "
+           "0.5, 1.5, 0.1 and 0.25 swept 2, 1, 8 and 0.5 units), t only:\n", nsmp);
+    printf(" t = nv cv + np cp (the issue's model):\n");
+    for (int b = 0; b < nb; b++)
+        fit(toi_backend_name(bk[b]), smp[b], nsmp, 2);
+    printf(" t = nv cv + np cp + c0 (a constant per sphere):\n");
+    for (int b = 0; b < nb; b++)
+        fit(toi_backend_name(bk[b]), smp[b], nsmp, 3);
+    printf(" refit: cu = %.2f ns per box updated (the refits above)\n", nu_ns[0] / nu_n);
+
+    toi_set_backend(TOI_BACKEND_AUTO);
+    rebuild_study(reps, quick ? 4096 : 16384, &g);
     return 0;
 }

@@ -233,21 +233,34 @@ static void range_boxes(const builder *B, range *r)
 }
 
 /* Leaf steps for n triangles. */
-static inline double steps(uint32_t n)
+static inline float steps(uint32_t n)
 {
-    return (double)((n + (TOI_MESH_W - 1)) >> 3);
+    return (float)((n + (TOI_MESH_W - 1)) >> 3);
+}
+
+/* Half the surface area in float, for the SAH sweeps (a box of extents near FLT_MAX gives
+   Inf, and then no split by the SAH: the median). */
+static inline float box_area_f(const box *b)
+{
+    float dx = b->hi[0] - b->lo[0], dy = b->hi[1] - b->lo[1], dz = b->hi[2] - b->lo[2];
+    return dx * dy + dy * dz + dz * dx;
 }
 
 /* Split r in two: binned SAH on the centroids, or at the median (rounded to whole leaves)
-   when `median` is set or no bin boundary separates the centroids. */
+   when `median` is set or no bin boundary separates the centroids. A large range is binned
+   from an even sample of about 8192 of its triangles (the costs of the bin boundaries from
+   the sample, scaled): the choice of the plane barely changes and the top levels, which
+   stream the whole mesh, cost a fraction; the partition then computes both sides' exact
+   boxes. */
 static void split(builder *B, const range *r, int median, range *L, range *R)
 {
     uint32_t n = r->end - r->start;
     int axis = -1, at = 0;
     float org[4] = {0, 0, 0, 0}, k[4] = {0, 0, 0, 0};
     box bestL = box_empty, bestR = box_empty;
+    const uint32_t stride = n > 16384 ? n / 8192 : 1;
     if (!median) {
-        int nb = (int)(n / 4 + 4 < NBINS ? n / 4 + 4 : NBINS);
+        int nb = (int)(n / 8 + 4 < NBINS ? n / 8 + 4 : NBINS);
         box bins[3][NBINS];
         uint32_t cnt[3][NBINS];
         int use[3];
@@ -260,7 +273,8 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
                 bins[a][j] = box_empty, cnt[a][j] = 0;
         }
         const f4 vorg = f4_load(org), vk = f4_load(k), top = f4_set((float)(nb - 1));
-        for (uint32_t i = r->start; i < r->end; i++) {
+        uint32_t sampled = 0;
+        for (uint32_t i = r->start; i < r->end; i += stride, sampled++) {
             const bprim *p = &B->p[i];
             int32_t bi[4];
             f4 x = f4_mul(f4_sub(prim_centroid(p), vorg), vk);
@@ -274,11 +288,11 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
                 cnt[a][bi[a]]++;
             }
         }
-        double best = INFINITY;
+        float best = INFINITY;
         for (int a = 0; a < 3; a++) {
             if (!use[a])
                 continue;
-            double right_cost[NBINS];
+            float right_cost[NBINS];
             box right[NBINS];
             box acc = box_empty;
             uint32_t c = 0;
@@ -286,15 +300,15 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
                 box_grow(&acc, &bins[a][j]);
                 c += cnt[a][j];
                 right[j] = acc;
-                right_cost[j] = c ? box_area(&acc) * steps(c) : 0.0;
+                right_cost[j] = c ? box_area_f(&acc) * steps(c * stride) : 0.0f;
             }
             acc = box_empty, c = 0;
             for (int j = 0; j + 1 < nb; j++) {
                 box_grow(&acc, &bins[a][j]);
                 c += cnt[a][j];
-                if (c == 0 || c == n)
+                if (c == 0 || c == sampled)
                     continue;
-                double cost = box_area(&acc) * steps(c) + right_cost[j + 1];
+                float cost = box_area_f(&acc) * steps(c * stride) + right_cost[j + 1];
                 if (cost < best) {
                     best = cost;
                     axis = a;
@@ -319,6 +333,7 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
        gathering each side's centroid box */
     const float ka = k[axis], oa = org[axis];
     f4 lclo = f4_set(INFINITY), lchi = f4_set(-INFINITY), rclo = lclo, rchi = lchi;
+    f4 llo = lclo, lhi = lchi, rlo = lclo, rhi = lchi; /* prim boxes, when sampled */
     uint32_t i = r->start, j = r->end;
     while (i < j) {
         bprim *p = &B->p[i];
@@ -328,13 +343,21 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
         float x = (c[axis] - oa) * ka; /* in [0, nb) for the range's centroids */
         if ((int32_t)(x > 0.0f ? x : 0.0f) < at) {
             lclo = f4_min(lclo, cv), lchi = f4_max(lchi, cv);
+            if (stride > 1)
+                llo = f4_min(llo, f4_load(p->lo)), lhi = f4_max(lhi, f4_load(p->hi));
             i++;
         } else {
             rclo = f4_min(rclo, cv), rchi = f4_max(rchi, cv);
+            if (stride > 1)
+                rlo = f4_min(rlo, f4_load(p->lo)), rhi = f4_max(rhi, f4_load(p->hi));
             bprim t = *p;
             *p = B->p[--j];
             B->p[j] = t;
         }
+    }
+    if (stride > 1) {
+        f4_store(bestL.lo, llo), f4_store(bestL.hi, lhi);
+        f4_store(bestR.lo, rlo), f4_store(bestR.hi, rhi);
     }
     L->start = r->start, L->end = i, L->b = bestL;
     R->start = i, R->end = r->end, R->b = bestR;
