@@ -29,6 +29,15 @@ echo "== toi_bench: every query, backend and peer -> $out/bench.txt, bench.csv, 
 "${runner[@]}" "$bin" "${args[@]}" --csv "$out/bench.csv" --targets "$out/targets.md" |
     tee "$out/bench.txt"
 
+echo
+echo "== toi_bench_mesh: meshes (build, refit, queries, cost model) -> $out/mesh.txt"
+if [ ${#runner[@]} -gt 0 ]; then
+    { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_mesh" --quick; } |
+        tee "$out/mesh.txt"
+else
+    "$build/toi_bench_mesh" | tee "$out/mesh.txt"
+fi
+
 # Whole runs per implementation, side by side: the same sphere-sphere workload for each (both
 # outputs, an L2-sized and an L3-sized batch, 4 x 262144 queries per case, scene generation
 # and checking included).

@@ -261,16 +261,24 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
     const uint32_t stride = n > 16384 ? n / 8192 : 1;
     if (!median) {
         int nb = (int)(n / 8 + 4 < NBINS ? n / 8 + 4 : NBINS);
-        box bins[3][NBINS];
-        uint32_t cnt[3][NBINS];
-        int use[3];
-        for (int a = 0; a < 3; a++) {
-            float ext = r->cb.hi[a] - r->cb.lo[a];
-            use[a] = ext > 0.0f && ext <= FLT_MAX;
+        /* the two axes along which the centroids spread most (a plane across the third,
+           the flattest, rarely separates better) */
+        float e3[3];
+        for (int a = 0; a < 3; a++)
+            e3[a] = r->cb.hi[a] - r->cb.lo[a];
+        int small = e3[0] < e3[1] ? (e3[0] < e3[2] ? 0 : 2) : (e3[1] < e3[2] ? 1 : 2);
+        const int ax[2] = {small == 0 ? 1 : 0, small == 2 ? 1 : 2};
+        box bins[2][NBINS];
+        uint32_t cnt[2][NBINS];
+        int use[2];
+        for (int u = 0; u < 2; u++) {
+            int a = ax[u];
+            float ext = e3[a];
+            use[u] = ext > 0.0f && ext <= FLT_MAX;
             org[a] = r->cb.lo[a];
-            k[a] = use[a] ? (float)nb * (1.0f - 0x1p-20f) / ext : 0.0f;
+            k[a] = use[u] ? (float)nb * (1.0f - 0x1p-20f) / ext : 0.0f;
             for (int j = 0; j < nb; j++)
-                bins[a][j] = box_empty, cnt[a][j] = 0;
+                bins[u][j] = box_empty, cnt[u][j] = 0;
         }
         const f4 vorg = f4_load(org), vk = f4_load(k), top = f4_set((float)(nb - 1));
         uint32_t sampled = 0;
@@ -281,37 +289,37 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
             f4_int(f4_min(f4_max(x, f4_set(0.0f)), top), bi);
             const f4 lo = f4_load(p->lo), hi = f4_load(p->hi);
             UNROLL
-            for (int a = 0; a < 3; a++) {
-                box *b = &bins[a][bi[a]];
+            for (int u = 0; u < 2; u++) {
+                box *b = &bins[u][bi[ax[u]]];
                 f4_store(b->lo, f4_min(f4_load(b->lo), lo));
                 f4_store(b->hi, f4_max(f4_load(b->hi), hi));
-                cnt[a][bi[a]]++;
+                cnt[u][bi[ax[u]]]++;
             }
         }
         float best = INFINITY;
-        for (int a = 0; a < 3; a++) {
-            if (!use[a])
+        for (int u = 0; u < 2; u++) {
+            if (!use[u])
                 continue;
             float right_cost[NBINS];
             box right[NBINS];
             box acc = box_empty;
             uint32_t c = 0;
             for (int j = nb - 1; j > 0; j--) {
-                box_grow(&acc, &bins[a][j]);
-                c += cnt[a][j];
+                box_grow(&acc, &bins[u][j]);
+                c += cnt[u][j];
                 right[j] = acc;
                 right_cost[j] = c ? box_area_f(&acc) * steps(c * stride) : 0.0f;
             }
             acc = box_empty, c = 0;
             for (int j = 0; j + 1 < nb; j++) {
-                box_grow(&acc, &bins[a][j]);
-                c += cnt[a][j];
+                box_grow(&acc, &bins[u][j]);
+                c += cnt[u][j];
                 if (c == 0 || c == sampled)
                     continue;
                 float cost = box_area_f(&acc) * steps(c * stride) + right_cost[j + 1];
                 if (cost < best) {
                     best = cost;
-                    axis = a;
+                    axis = ax[u];
                     at = j + 1;
                     bestL = acc;
                     bestR = right[j + 1];

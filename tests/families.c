@@ -73,8 +73,9 @@ static ptrdiff_t call_tri_set(const toi_kernels *k, size_t n, const t_args *a, u
              : toi_sweep_spheres_triangle_set(n, &s, a->nset[0], &t, flags, out);
 }
 
-/* The set's triangles as a mesh, built for the call (an empty set: a mesh of one NaN
-   triangle, which nothing hits - what an empty set answers). */
+/* The set's triangles as a mesh, built for the call and refitted from the same arrays (so
+   the harnesses see the build and the refit read them), then queried (an empty set: a mesh
+   of one NaN triangle, which nothing hits - what an empty set answers). */
 static ptrdiff_t call_mesh(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
                            const toi_hits *out)
 {
@@ -83,8 +84,9 @@ static ptrdiff_t call_mesh(const toi_kernels *k, size_t n, const t_args *a, unsi
     toi_triangles t = tris_at(a->set[0]);
     if (a->nset[0] == 0)
         t = (toi_triangles){nan1, nan1, nan1, nan1, nan1, nan1, nan1, nan1, nan1};
-    toi_mesh *m = toi_mesh_build(a->nset[0] ? a->nset[0] : 1, &t);
-    if (!m)
+    size_t nt = a->nset[0] ? a->nset[0] : 1;
+    toi_mesh *m = toi_mesh_build(nt, &t);
+    if (!m || toi_mesh_refit(m, nt, &t, NULL) != TOI_OK)
         abort();
     ptrdiff_t r = k ? toi_sweep_spheres_mesh_on(k, n, &s, m, flags, out, NULL)
                     : toi_sweep_spheres_mesh(n, &s, m, flags, out, NULL);

@@ -582,7 +582,7 @@ void group_mesh_threads(void)
 /* ---- golden: results and counters hash to one value on every backend and machine ---- */
 
 /* Change only with a deliberate change of results or of the build, and say so. */
-#define GOLDEN_MESH 0xac72e454b62fe46cull
+#define GOLDEN_MESH 0x1a86cf33027f3defull
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
