@@ -119,7 +119,8 @@ static unsigned parse_names(const char *list, const char *const *names, size_t c
 static void usage(void)
 {
     puts("usage: toi_bench [options]\n"
-         "  --impl LIST     scalar,sse,avx2,neon,textbook,bullet (default: all available)\n"
+         "  --impl LIST     scalar,sse,avx2,avx512,neon,textbook,bullet (default: all\n"
+         "                  available)\n"
          "  --query LIST    spheres,pairs,plane,tri,set-near,set-far (default: all\n"
          "                  the library has; a set query is one sphere against 64\n"
          "                  triangles, in batches of at most 8192)\n"

@@ -28,7 +28,7 @@ void report_banner(const report *r)
 {
     toi_set_backend(TOI_BACKEND_AUTO);
     printf("toi %s benchmark; backends:", toi_version());
-    for (int b = TOI_BACKEND_SCALAR; b <= TOI_BACKEND_NEON; b++)
+    for (int b = TOI_BACKEND_SCALAR; b <= TOI_BACKEND_AVX512; b++)
         if (toi_backend_available((toi_backend)b))
             printf(" %s", toi_backend_name((toi_backend)b));
     printf(" (auto: %s)\n", toi_backend_name(toi_get_backend()));

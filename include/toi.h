@@ -28,7 +28,9 @@ typedef enum toi_backend {
     TOI_BACKEND_SCALAR,
     TOI_BACKEND_SSE,  /* x86-64 with SSE4.1, 4 lanes */
     TOI_BACKEND_AVX2, /* x86-64 with AVX2 and OS support for YMM state, 8 lanes */
-    TOI_BACKEND_NEON  /* aarch64 Advanced SIMD, 4 lanes */
+    TOI_BACKEND_NEON, /* aarch64 Advanced SIMD, 4 lanes */
+    TOI_BACKEND_AVX512 /* x86-64 with AVX-512F and OS support for ZMM and opmask state,
+                          16 lanes */
 } toi_backend;
 
 enum { TOI_OK = 0, TOI_EINVAL = -1, TOI_ENOTSUP = -2 };
@@ -160,7 +162,7 @@ TOI_API ptrdiff_t toi_sweep_spheres_triangle_set(size_t n, const toi_spheres *s,
                                                  const toi_hits *out);
 
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
-   unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, neon) that is
+   unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, avx512, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it
    returns. Every backend returns bit-identical results. */
 TOI_API toi_backend toi_get_backend(void);

@@ -36,6 +36,7 @@ extern const toi_kernels toi_kernels_scalar;
 #define TOI_HAVE_X86 1
 extern const toi_kernels toi_kernels_sse;
 extern const toi_kernels toi_kernels_avx2;
+extern const toi_kernels toi_kernels_avx512;
 #endif
 #if defined(__aarch64__)
 #define TOI_HAVE_NEON 1

@@ -139,7 +139,7 @@ const t_family *t_family_named(const char *name)
 int t_kernel_tables(const toi_kernels **k, int max)
 {
     static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
-                                      TOI_BACKEND_NEON};
+                                      TOI_BACKEND_AVX512, TOI_BACKEND_NEON};
     int n = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0] && n < max; i++)
         if (toi_kernels_for(all[i]))

@@ -28,6 +28,7 @@ typedef struct t_impl {
     int via_api;
 } t_impl;
 extern t_impl t_impls[8];
+#define T_MAXW 16 /* the widest backend's lanes (avx512): batch-size sweeps go to 3 T_MAXW + 1 */
 extern int t_nimpls; /* t_impls[0] is the scalar reference */
 void t_init_impls(void);
 

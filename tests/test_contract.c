@@ -129,13 +129,13 @@ static void case_pairs(const void *ctx)
     t_spheres_free(&b);
 }
 
-/* Every batch size from 1 to 3 * 8 + 1 (every tail of every width), at 4 misalignments, with
+/* Every batch size from 1 to 3 * T_MAXW + 1 (every tail of every width), at 4 misalignments, with
    lanes cycling through hit / miss / overlap; nothing past n is written, and outputs passed
    as NULL leave t unchanged. */
 static void case_sizes(const void *ctx)
 {
     const t_impl *im = ctx;
-    const size_t maxn = 3 * 8 + 1;
+    const size_t maxn = 3 * T_MAXW + 1;
     const int pick[3] = {0, 3, 13}; /* head-on, glancing miss, overlap approaching */
     t_sph a, b;
     t_hits h, h2;

@@ -14,7 +14,7 @@ int t_nimpls;
 void t_init_impls(void)
 {
     static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
-                                      TOI_BACKEND_NEON};
+                                      TOI_BACKEND_AVX512, TOI_BACKEND_NEON};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (toi_backend_available(all[i]))
             t_impls[t_nimpls++] = (t_impl){toi_backend_name(all[i]), toi_kernels_for(all[i]), 1};

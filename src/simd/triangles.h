@@ -354,7 +354,8 @@ TOI_VINLINE vf vmax_sel(vf a, vf b) { return vsel(vgt(a, b), a, b); }
 TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_triangles *T,
                       vm all_overlaps, vm cull_on, const toi_hits *out, int full)
 {
-    static const float lane_ids[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    static const float lane_ids[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    _Static_assert(VW <= 16, "lane_ids holds 16 lanes");
     const vf zero = vzero();
     const float *const ts[9] = TOI_TRI_FIELDS(T);
     const float sx = S->x[i], sy = S->y[i], sz = S->z[i];
