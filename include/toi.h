@@ -43,7 +43,8 @@ typedef struct toi_spheres {
 
 /* Per-query results, structure of arrays. t is required; any other pointer may be NULL, and
    then that output is neither computed nor written. Output arrays must not overlap each other
-   or any input array. On a miss: t = TOI_NO_HIT, normal, point and depth 0. */
+   or any input array. On a miss: t = TOI_NO_HIT, normal, point and depth 0, t_exit
+   TOI_NO_HIT. */
 typedef struct toi_hits {
     float *TOI_RESTRICT t;          /* first contact time in [0,1], or TOI_NO_HIT */
     float *TOI_RESTRICT nx;         /* unit contact normal: from the obstacle toward the sphere */
@@ -55,6 +56,18 @@ typedef struct toi_hits {
     float *TOI_RESTRICT depth;      /* penetration depth if touching at t = 0, else 0 */
     uint32_t *TOI_RESTRICT index;   /* written by queries against a set (obstacle hit) */
     uint8_t *TOI_RESTRICT feature;  /* written by triangle queries (face / edge / vertex hit) */
+    /* Exit time, written by the sphere-sphere queries (pairs and pair lists) and the
+       sphere-plane query; every other query leaves this array untouched. For a hit: the end
+       of the contact interval that contains t along the (extended) linear motion, i.e. the
+       time the pair stops touching: two spheres, the later time |relative centre| = R (the
+       larger root); a sphere and a plane, the time it rises through n.x = d + r, leaving the
+       plane's r-slab toward the front side. Always >= t, possibly > 1, +INFINITY when the
+       pair never separates (no relative motion; a sphere moving into the plane's solid side
+       or parallel to the plane). A hit at t = 0 with TOI_ALL_OVERLAPS reports the same: the
+       time the touching pair separates, 0 when it touches at t = 0 only and moves apart.
+       TOI_NO_HIT for a miss (t == TOI_NO_HIT tells a miss from "never separates"). Same
+       accuracy contract as t (README). */
+    float *TOI_RESTRICT t_exit;
 } toi_hits;
 
 /* Plane n.x = d with unit n; the solid side is n.x < d. */

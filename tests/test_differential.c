@@ -5,6 +5,7 @@
    each backend is printed with its inputs. */
 #include "gen.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #define MAXN 1100
@@ -17,16 +18,23 @@ typedef struct diff_state {
     toi_plane plane;
 } diff_state;
 
-/* Random output selection: mostly everything, sometimes t only, sometimes a random subset. */
+/* Random output selection: mostly everything, sometimes t only, sometimes a random subset
+   (the exit time among them). */
 static toi_hits pick_outputs(rng *r, const t_hits *h, size_t off)
 {
-    toi_hits o = {h->f[0] + off, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    uint32_t mode = rng_below(r, 4), mask = mode == 0 ? 0 : mode == 1 ? rng_below(r, 128) : 127;
+    toi_hits o = {h->f[0] + off, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t mode = rng_below(r, 4), mask = mode == 0 ? 0 : mode == 1 ? rng_below(r, 256) : 255;
     float *f[T_NOUT];
     for (int k = 1; k < T_NOUT; k++)
         f[k] = (mask >> (k - 1) & 1) ? h->f[k] + off : NULL;
     o.nx = f[1], o.ny = f[2], o.nz = f[3], o.px = f[4], o.py = f[5], o.pz = f[6], o.depth = f[7];
+    o.t_exit = (mask >> 7 & 1) ? h->t_exit + off : NULL;
     return o;
+}
+
+static float out_val(const t_hits *h, int k, size_t at)
+{
+    return k < T_NOUT ? h->f[k][at] : h->t_exit[at]; /* index and feature: not written here */
 }
 
 static void print_inputs(const char *what, const float *v, int n)
@@ -71,12 +79,20 @@ static void run_diff(const void *ctx)
         size_t nb = n; /* bodies for pair lists */
         if (kernel == K_PLANE)
             gen_plane(&r, &st.plane);
+        /* one batch in 8: motions scaled down by 2^-k, k up to 130 (the exit times' rescaled
+           solves for tiny motion, and exits beyond the float range) */
+        int tiny = rng_below(&r, 8) == 0;
         for (size_t i = 0; i < n; i++) {
             float a[7], b[7];
             if (kernel == K_PLANE)
                 gen_plane_sphere(&r, -1, &st.plane, a);
             else
                 gen_pair(&r, -1, a, b);
+            if (tiny) {
+                int e = -(int)rng_below(&r, 131);
+                for (int k = 3; k < 6; k++)
+                    a[k] = ldexpf(a[k], e), b[k] = ldexpf(b[k], e);
+            }
             for (int k = 0; k < 7; k++) {
                 st.a.f[k][off + i] = a[k];
                 st.b.f[k][off + i] = b[k];
@@ -117,9 +133,10 @@ static void run_diff(const void *ctx)
                 continue;
             }
             size_t i = at - off;
+            float g = out_val(&st.got, k, at), w = out_val(&st.ref, k, at);
             CHECK(0, "%s: query %zu of a batch of %zu (flags %u): %s = %.9g (0x%08x), scalar "
-                  "%.9g (0x%08x)", im->name, i, n, flags, t_out_names[k], st.got.f[k][at],
-                  float_bits(st.got.f[k][at]), st.ref.f[k][at], float_bits(st.ref.f[k][at]));
+                  "%.9g (0x%08x)", im->name, i, n, flags, t_out_name(k), g, float_bits(g), w,
+                  float_bits(w));
             float in[14];
             if (kernel == K_PAIRS) {
                 printf("    pair %u vs %u\n", st.ia[at], st.ib[at]);

@@ -152,7 +152,7 @@ static void case_upper_state(const void *ctx)
     uint8_t feature[N];
     for (int i = 0; i < N; i++)
         idx[i] = (uint32_t)(N - 1 - i);
-    toi_hits h = {o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], index, feature};
+    toi_hits h = {o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], index, feature, 0};
     toi_plane pl = {0, 0, 1, 0};
     float mx[N], my[N], mz[N], mvx[N], mvy[N], mvz[N];
     toi_motion m = {mx, my, mz, mvx, mvy, mvz, NULL, NULL, NULL};

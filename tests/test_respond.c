@@ -63,7 +63,7 @@ static toi_motion mot_view(const t_mot *b, size_t off, int vel)
 static toi_hits hits_view(const t_mot *b, size_t off, int depth)
 {
     toi_hits h = {b->h[0] + off, b->h[1] + off, b->h[2] + off, b->h[3] + off,
-                  NULL, NULL, NULL, depth ? b->h[4] + off : NULL, NULL, NULL};
+                  NULL, NULL, NULL, depth ? b->h[4] + off : NULL, NULL, NULL, NULL};
     return h;
 }
 

@@ -381,7 +381,7 @@ static void case_set_ties(const void *ctx)
               want_t[i]);
     }
     /* t and index only; then nothing but t */
-    toi_hits o = {h.h.t, 0, 0, 0, 0, 0, 0, 0, h.h.index, 0};
+    toi_hits o = {h.h.t, 0, 0, 0, 0, 0, 0, 0, h.h.index, 0, 0};
     t_hits_fill(&h, 0xA5);
     CHECK(t_tri_set(im, 4, &s.s, 4, &t.t, 0, &o) == 4, "t + index: hit count");
     for (int i = 0; i < 4; i++) {
@@ -453,7 +453,7 @@ static void case_sizes(const void *ctx)
                           "n %zu: %s written before start", n, t_out_names[k]);
             }
             CHECK(h.feature[off + n] == 0xA5, "n %zu: feature written past end", n);
-            toi_hits o2 = {h2.h.t + off, 0, 0, 0, 0, 0, 0, 0, 0, h2.h.feature + off};
+            toi_hits o2 = {h2.h.t + off, 0, 0, 0, 0, 0, 0, 0, 0, h2.h.feature + off, 0};
             t_hits_fill(&h2, 0xA5);
             CHECK(t_tris(im, n, &ss, &tt, 0, &o2) == r, "t + feature count differs");
             for (size_t i = 0; i < n; i++) {

@@ -19,13 +19,14 @@ enum { TK_PAIRS, TK_LIST, TK_SET };
 
 static toi_hits pick(rng *r, const t_hits *h, size_t off)
 {
-    toi_hits o = {h->f[0] + off, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    toi_hits o = {h->f[0] + off, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     uint32_t mode = rng_below(r, 4), mask = mode == 0 ? 0 : mode == 1 ? rng_below(r, 512) : 511;
     float *f[T_NOUT];
     for (int k = 1; k < T_NOUT; k++)
         f[k] = (mask >> (k - 1) & 1) ? h->f[k] + off : NULL;
     o.nx = f[1], o.ny = f[2], o.nz = f[3], o.px = f[4], o.py = f[5], o.pz = f[6], o.depth = f[7];
     o.index = (mask >> 7 & 1) ? h->index + off : NULL;
+    o.t_exit = (mask >> 7 & 1) ? h->t_exit + off : NULL; /* never written: stays the sentinel */
     o.feature = (mask >> 8 & 1) ? h->feature + off : NULL;
     return o;
 }
@@ -38,14 +39,10 @@ static void print_floats(const char *what, const float *v, int n)
     printf("\n");
 }
 
-static const char *out_name(int k)
-{
-    return k < T_NOUT ? t_out_names[k] : k == T_NOUT ? "index" : "feature";
-}
-
 static float out_val(const t_hits *h, int k, size_t at)
 {
-    return k < T_NOUT ? h->f[k][at] : k == T_NOUT ? (float)h->index[at] : h->feature[at];
+    return k < T_NOUT ? h->f[k][at] : k == T_NOUT ? (float)h->index[at]
+                      : k == T_NOUT + 1 ? h->feature[at] : h->t_exit[at];
 }
 
 static ptrdiff_t call(int kernel, const t_impl *im, size_t n, const uint32_t *is,
@@ -131,7 +128,7 @@ static void run_tdiff(const void *ctx)
             size_t i = at - off;
             CHECK(0, "%s: query %zu of %zu (flags %u%s): %s = %.9g (0x%08x), scalar %.9g "
                   "(0x%08x)", im->name, i, n, flags, kernel == TK_SET ? ", set" : "",
-                  out_name(k), out_val(&got, k, at), float_bits(out_val(&got, k, at)),
+                  t_out_name(k), out_val(&got, k, at), float_bits(out_val(&got, k, at)),
                   out_val(&ref, k, at), float_bits(out_val(&ref, k, at)));
             size_t si = kernel == TK_LIST ? off + is[at] : at;
             float S[7], T[9];
