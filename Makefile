@@ -127,7 +127,9 @@ endif
 
 # ---- benchmark ---------------------------------------------------------------------------
 # bench/ links the library like any user would; the peers (textbook AoS quadratic and
-# sphere-triangle sweep, Bullet) are built only into the benchmark. Bullet needs C++ and
+# sphere-triangle sweep, Bullet) are built only into the benchmark. pthreads are the
+# benchmark's own (the thread-scaling part splits batches over the caller's threads); the
+# library starts no threads. Bullet needs C++ and
 # Debian's libbullet-dev for the target, so it is part of native builds only.
 BENCH_SRC := $(filter-out bench/bullet.cpp,$(wildcard bench/*.c))
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
@@ -163,7 +165,7 @@ $(BUILD)/bench/bullet.o: bench/bullet.cpp bench/bench.h include/toi.h
 	    $(BENCH_DEFS) -c $< -o $@
 
 $(BUILD)/toi_bench: $(BENCH_OBJ) $(BUILD)/libtoi.a
-	$(BENCH_LINK) -o $@ $(BENCH_OBJ) $(BUILD)/libtoi.a $(BENCH_LIBS) -lm
+	$(BENCH_LINK) -o $@ $(BENCH_OBJ) $(BUILD)/libtoi.a $(BENCH_LIBS) -lm -lpthread
 
 bench-bin: $(BUILD)/toi_bench
 

@@ -119,6 +119,13 @@ void report_add(report *r, const measurement *m)
                 m->peer && m->index_agree >= 0.0 ? m->index_agree : 1.0);
 }
 
+void report_threads(report *r, bench_query q, int full, size_t n, int nt, double one,
+                    double split)
+{
+    if (r->nthr < (int)(sizeof r->thr / sizeof r->thr[0]))
+        r->thr[r->nthr++] = (thread_meas){q, full, nt, n, one, split};
+}
+
 /* ---- the target table ---- */
 
 /* The measured size nearest `want` (the run's sizes are configurable). */
