@@ -9,7 +9,8 @@ typedef struct plane_vec {
 } plane_vec;
 
 TOI_VINLINE size_t plane_block(const toi_spheres *S, const plane_vec *P, vm all_overlaps,
-                               const toi_hits *out, size_t i, size_t cnt, int full)
+                               const toi_hits *out, size_t i, size_t cnt, int full,
+                               int want_exit)
 {
     const vf zero = vzero();
     const vsph s = vsph_load(S, i, cnt);
@@ -43,7 +44,7 @@ TOI_VINLINE size_t plane_block(const toi_spheres *S, const plane_vec *P, vm all_
         o.depth = vsel(mand(hit, overlap), depth, zero);
     }
     vstore_res(out, i, &o, cnt, full);
-    if (out->t_exit) { /* rising through r where n.v > 0, never elsewhere (scalar plane_exit) */
+    if (want_exit) { /* rising through r where n.v > 0, never elsewhere (scalar plane_exit) */
         const vf inf = vset(INFINITY);
         vf te = vsel(vgt(sv, zero), tsep, inf);
         vf vs = vadd(vadd(vabs(vx), vabs(vy)), vabs(vz));
@@ -70,8 +71,14 @@ size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *S, const toi_pla
     const toi_spheres s = *S; /* local copies: vector stores may alias anything */
     const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f)
-    TOI_BATCH(n, full, BLOCK);
+    if (o.t_exit) { /* want_exit a compile-time constant in each copy of the loop */
+#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f, 1)
+        TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    } else {
+#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f, 0)
+        TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    }
     return vdone(hits);
 }

@@ -106,15 +106,17 @@ TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o
     return hit;
 }
 
+/* want_exit, like full, is a compile-time constant in each copy of the batch loop. */
 TOI_VINLINE size_t spheres_block(const toi_spheres *A, const toi_spheres *B, vm all_overlaps,
-                                 const toi_hits *out, size_t i, size_t cnt, int full)
+                                 const toi_hits *out, size_t i, size_t cnt, int full,
+                                 int want_exit)
 {
     vres r;
     vf te;
     vm hit = sweep_pair_vec(vsph_load(A, i, cnt), vsph_load(B, i, cnt), all_overlaps, full, &r,
-                            out->t_exit ? &te : NULL);
+                            want_exit ? &te : NULL);
     vstore_res(out, i, &r, cnt, full);
-    if (out->t_exit)
+    if (want_exit)
         vstore_n(out->t_exit + i, te, cnt);
     return vcount_n(hit, cnt);
 }
@@ -129,22 +131,28 @@ size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *A, const toi_spheres *
     const toi_spheres a = *A, b = *B;
     const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f)
-    TOI_BATCH(n, full, BLOCK);
+    if (o.t_exit) {
+#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f, 1)
+        TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    } else {
+#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f, 0)
+        TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    }
     return vdone(hits);
 }
 
 TOI_VINLINE size_t pairs_block(const uint32_t *ia, const uint32_t *ib, const toi_spheres *S,
                                vm all_overlaps, const toi_hits *out, size_t i, size_t cnt,
-                               int full)
+                               int full, int want_exit)
 {
     vres r;
     vf te;
     vm hit = sweep_pair_vec(vsph_gather(S, ia + i, cnt), vsph_gather(S, ib + i, cnt),
-                            all_overlaps, full, &r, out->t_exit ? &te : NULL);
+                            all_overlaps, full, &r, want_exit ? &te : NULL);
     vstore_res(out, i, &r, cnt, full);
-    if (out->t_exit)
+    if (want_exit)
         vstore_n(out->t_exit + i, te, cnt);
     return vcount_n(hit, cnt);
 }
@@ -157,8 +165,14 @@ size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *
     const toi_spheres s = *S; /* local copies, as above */
     const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f)
-    TOI_BATCH(n, full, BLOCK);
+    if (o.t_exit) {
+#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f, 1)
+        TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    } else {
+#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f, 0)
+        TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    }
     return vdone(hits);
 }
