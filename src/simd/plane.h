@@ -64,6 +64,10 @@ TOI_VINLINE size_t plane_block(const toi_spheres *S, const plane_vec *P, vm all_
 size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *S, const toi_plane *plane,
                                    unsigned flags, const toi_hits *out)
 {
+#if defined(TOI_NARROW_MAX) /* small batches on narrower vectors (the layer says why) */
+    if (n <= TOI_NARROW_MAX)
+        return TOI_NARROW(sweep_spheres_plane)(n, S, plane, flags, out);
+#endif
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
     const plane_vec P = {vset(plane->nx), vset(plane->ny), vset(plane->nz), vset(plane->d),

@@ -124,6 +124,10 @@ TOI_VINLINE size_t spheres_block(const toi_spheres *A, const toi_spheres *B, vm 
 size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *A, const toi_spheres *B,
                              unsigned flags, const toi_hits *out)
 {
+#if defined(TOI_NARROW_MAX) /* small batches on narrower vectors (the layer says why) */
+    if (n <= TOI_NARROW_MAX)
+        return TOI_NARROW(sweep_spheres)(n, A, B, flags, out);
+#endif
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
     /* local copies: the vector stores may alias anything, so the pointers would otherwise be
@@ -160,6 +164,10 @@ TOI_VINLINE size_t pairs_block(const uint32_t *ia, const uint32_t *ib, const toi
 size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
                                   const toi_spheres *S, unsigned flags, const toi_hits *out)
 {
+#if defined(TOI_NARROW_MAX)
+    if (n <= TOI_NARROW_MAX)
+        return TOI_NARROW(sweep_sphere_pairs)(n, ia, ib, S, flags, out);
+#endif
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
     const toi_spheres s = *S; /* local copies, as above */
