@@ -135,7 +135,7 @@ static void usage(void)
          "                  (default 8192)\n"
          "  --peer-max-n N  largest batch for slow peers (default: Bullet up to 65536)\n"
          "  --csv FILE      write every measurement as CSV\n"
-         "  --targets FILE  write the issue-4 target table as markdown\n"
+         "  --targets FILE  write the issue-10 target table as markdown\n"
          "  --label TEXT    label for the figures (e.g. 'emulated: qemu-aarch64')\n"
          "  --threads N     also time the sphere-sphere and triangle-set batches split\n"
          "                  over N of the caller's threads (default 2; 0: skip)\n"

@@ -1,4 +1,4 @@
-/* report.h - the benchmark's output: table rows on stdout, CSV, and the issue-4 target table */
+/* report.h - the benchmark's output: table rows on stdout, CSV, and the issue-10 target table */
 #ifndef TOI_BENCH_REPORT_H
 #define TOI_BENCH_REPORT_H
 
