@@ -67,8 +67,9 @@ TOI_SCALAR_INLINE void sweep_plane(float x, float y, float z, float vx, float vy
     }
 }
 
-size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *S, const toi_plane *P,
-                                  unsigned flags, const toi_hits *out)
+/* The batch loop, with want_exit a constant in each copy. */
+TOI_SCALAR_INLINE size_t plane_loop(size_t n, const toi_spheres *S, const toi_plane *P,
+                                    unsigned flags, const toi_hits *out, int want_exit)
 {
     int full = toi_wants_full(out);
     int plane_ok = toi_plane_ok(P);
@@ -78,11 +79,17 @@ size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *S, const toi_
         float te = TOI_NO_HIT;
         toi_scalar_miss(&r);
         sweep_plane(S->x[i], S->y[i], S->z[i], S->vx[i], S->vy[i], S->vz[i], S->r[i], P,
-                    plane_ok, flags, full, &r, out->t_exit ? &te : NULL);
+                    plane_ok, flags, full, &r, want_exit ? &te : NULL);
         hits += r.t != TOI_NO_HIT;
         toi_scalar_store(out, i, &r, full);
-        if (out->t_exit)
+        if (want_exit)
             out->t_exit[i] = te;
     }
     return hits;
+}
+
+size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *S, const toi_plane *P,
+                                  unsigned flags, const toi_hits *out)
+{
+    return out->t_exit ? plane_loop(n, S, P, flags, out, 1) : plane_loop(n, S, P, flags, out, 0);
 }
