@@ -147,10 +147,14 @@ enum toi_feature {              /* what of the triangle was touched (toi_hits.fe
     TOI_FEATURE_NONE = 255      /* written for a miss */
 };
 
-/* Triangle queries. The contact point is the triangle's point nearest the sphere's centre;
-   the feature is where it lies (a vertex beats an edge, an edge the face). When the centre
-   lies on the triangle (only with TOI_ALL_OVERLAPS) the normal is the face normal on the side
-   the sphere came from (the front normal when it does not move). A miss writes t =
+/* Triangle queries. Point, normal and feature describe the sphere's centre p(t) at the
+   reported t: the point is the triangle's point nearest p(t), the normal the unit vector
+   from it toward p(t) (the face's own normal for the face), and the feature where the point
+   lies - the face when p(t) projects strictly inside the triangle, else the edge, or the
+   vertex where the nearest point is an edge's end (on the face's boundary, the edge; a
+   triangle without a face, degenerate or a sliver, is its longest edge). When the centre
+   lies on the triangle (only with TOI_ALL_OVERLAPS) the normal is the face normal against
+   the sphere's motion (the front normal when it does not move). A miss writes t =
    TOI_NO_HIT, normal, point and depth 0, feature TOI_FEATURE_NONE and, in set queries,
    index UINT32_MAX. */
 

@@ -116,8 +116,10 @@ static const tcase cases[] = {
      {1, 0.5f, {-1, 0, 0}, {1, 0, 0}, 0, VA}},
     {"degenerate: a point, culled", {-5, 0, 0, 10, 0, 0, 1}, {1, 0, 0, 1, 0, 0, 1, 0, 0},
      TOI_CULL_BACKFACES, {0}},
+    /* a triangle without a face is its longest edge: the point (1, 0, 0), where vertex C
+       also lies, is on edge AB */
     {"degenerate: centre on the segment, all overlaps (+x)", {1, 0, 0, 0, 0, 1, 1},
-     {0, 0, 0, 2, 0, 0, 1, 0, 0}, TOI_ALL_OVERLAPS, {1, 0, {1, 0, 0}, {1, 0, 0}, 1, VC}},
+     {0, 0, 0, 2, 0, 0, 1, 0, 0}, TOI_ALL_OVERLAPS, {1, 0, {1, 0, 0}, {1, 0, 0}, 1, EAB}},
     {"NaN vertex", {0.5f, 0.5f, 5, 0, 0, -10, 1}, {0, 0, 0, 2, NANF, 0, 0, 2, 0},
      TOI_ALL_OVERLAPS, {0}},
     {"Inf vertex", {0.5f, 0.5f, 5, 0, 0, -10, 1}, {0, 0, 0, 2, 0, 0, 0, INFINITY, 0},
@@ -275,6 +277,52 @@ static void case_sliver_tip(const void *ctx)
             CHECK(h.f[4 + k][0] == 0.0f, "query %d: point %g", q, h.f[4 + k][0]);
             CHECK(fabs(h.f[1 + k][0] - n_want[k]) <= 1e-3, "query %d: normal %g, want %g", q,
                   h.f[1 + k][0], n_want[k]);
+        }
+        CHECK(h.f[7][0] == 0.0f, "query %d: depth %g", q, h.f[7][0]);
+    }
+    t_hits_free(&h);
+    t_tri_free(&t);
+    t_spheres_free(&s);
+}
+
+/* A sphere sliding on a floor triangle at exactly its radius (z = 1.109375 over the face at
+   z = 0.734375, r = 0.375): it touches from where its path enters the triangle, t =
+   0.5547, and enters edge BC's cylinder at t = 0.6222 with its centre over the face; the
+   contract allows either t (the motion is tangential), but point, normal and feature must
+   describe the centre at the reported t: the face foot below it, +z, the face. (The kernel
+   once reported t = 0.6222 with edge BC, a point on it and a normal 3.6e-4 rad off +z.)
+   Through the three queries. */
+static void case_floor_slide(const void *ctx)
+{
+    const t_impl *im = ctx;
+    static const tcase c = {"floor slide",
+        {4.31824827f, -2.78355312f, 1.109375f, -8.35201073f, 4.61502218f, 0, 0.375f},
+        {-0.671875f, -1.5f, 0.734375f, -1.71875f, -1, 0.734375f, 0.140625f, 1.40625f,
+         0.734375f},
+        0, {0}};
+    t_sph s;
+    t_tri t;
+    t_hits h;
+    t_spheres_alloc(&s, 1);
+    t_tri_alloc(&t, 1);
+    t_hits_alloc(&h, 1);
+    put(&s, &t, 0, &c);
+    for (int q = 0; q < 3; q++) {
+        const uint32_t zero = 0;
+        t_hits_fill(&h, 0xA5);
+        ptrdiff_t r = q == 0 ? t_tris(im, 1, &s.s, &t.t, 0, &h.h)
+                    : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s.s, 1, &t.t, 0, &h.h)
+                             : t_tri_set(im, 1, &s.s, 1, &t.t, 0, &h.h);
+        float tt = h.f[0][0];
+        CHECK(r == 1 && tt >= 0.554f && tt <= 0.623f, "query %d: returned %td, t = %.9g", q, r,
+              tt);
+        CHECK(h.feature[0] == TOI_FEATURE_FACE, "query %d: feature %u", q, h.feature[0]);
+        const float want_n[3] = {0, 0, 1};
+        const float want_p[3] = {c.s[0] + tt * c.s[3], c.s[1] + tt * c.s[4], 0.734375f};
+        for (int k = 0; k < 3; k++) {
+            CHECK(h.f[1 + k][0] == want_n[k], "query %d: normal[%d] = %g", q, k, h.f[1 + k][0]);
+            CHECK(near(h.f[4 + k][0], want_p[k]), "query %d: point[%d] = %.9g, want %.9g", q,
+                  k, h.f[4 + k][0], want_p[k]);
         }
         CHECK(h.f[7][0] == 0.0f, "query %d: depth %g", q, h.f[7][0]);
     }
@@ -535,6 +583,7 @@ void group_tri_contract(void)
 {
     t_run_impls("contract/triangle cases", case_table);
     t_run_impls("contract/triangle sliver tip", case_sliver_tip);
+    t_run_impls("contract/triangle floor slide at exactly r", case_floor_slide);
     t_run_impls("contract/triangle sets of every size", case_sets);
     t_run_impls("contract/triangle set ties and outputs", case_set_ties);
     t_run_impls("contract/triangle batch sizes and alignment", case_sizes);

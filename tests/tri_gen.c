@@ -7,7 +7,8 @@
 
 const char *const tri_family_names[TRI_NFAMILIES] = {
     "scale 1e-3", "scale 1", "scale 1e3", "far from origin", "grazing",
-    "tiny motion", "overlap", "needle, sliver, degenerate", "sliding", "special values"};
+    "tiny motion", "overlap", "needle, sliver, degenerate", "sliding", "floor slide",
+    "exact edge and vertex grazing", "special values"};
 
 static void rvec(rng *r, float s, float v[3])
 {
@@ -72,6 +73,104 @@ static void tri_point(rng *r, const float T[9], int where, float q[3])
     for (int k = 0; k < 3; k++)
         q[k] = T[k] + b0 * (T[3 + k] - T[k]) + b1 * (T[6 + k] - T[k]);
     (void)b1;
+}
+
+/* A dyadic value k / 64 for k in [lo, hi]: exact, and so are sums of a few of them. */
+static float dyadic(rng *r, int lo, int hi)
+{
+    return (float)(lo + (int)rng_below(r, (uint32_t)(hi - lo + 1))) * 0x1p-6f;
+}
+
+/* The whole query (sphere and triangle) mapped by an exact isometry and scale: the axes
+   permuted and their signs flipped, everything scaled by 2^e; axis-aligned constructions
+   then take every orientation of the axes without rounding. */
+static void exact_transform(rng *r, float S[7], float T[9])
+{
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1},
+                                    {2, 1, 0}};
+    const int *pm = perms[rng_below(r, 6)];
+    float sg[3], sc = ldexpf(1.0f, (int)rng_below(r, 21) - 10);
+    for (int k = 0; k < 3; k++)
+        sg[k] = rng_below(r, 2) ? sc : -sc;
+    float *vecs[5] = {S, S + 3, T, T + 3, T + 6};
+    for (int j = 0; j < 5; j++) {
+        float w[3];
+        for (int k = 0; k < 3; k++)
+            w[k] = vecs[j][pm[k]] * sg[k];
+        for (int k = 0; k < 3; k++)
+            vecs[j][k] = w[k];
+    }
+    S[6] *= sc;
+}
+
+/* Family "floor slide" (issue: a sphere sliding on a triangulated floor at exactly its
+   radius): a floor triangle at height h (a quarter of them collinear, a segment), the centre
+   at exactly h +- r and moving parallel to the floor across the triangle, its edges and
+   vertices; a quarter of the paths tilt or sit off the exact height by a few ulps. */
+static void floor_slide(rng *r, float S[7], float T[9])
+{
+    float h = dyadic(r, -64, 64), rad = dyadic(r, 1, 48);
+    for (int j = 0; j < 3; j++) {
+        T[3 * j] = dyadic(r, -128, 128);
+        T[3 * j + 1] = dyadic(r, -128, 128);
+        T[3 * j + 2] = h;
+    }
+    if (rng_below(r, 4) == 0) { /* collinear: c on the line ab (exact: quarter steps) */
+        float lam = (float)((int)rng_below(r, 13) - 4) * 0.25f;
+        for (int k = 0; k < 2; k++)
+            T[6 + k] = T[k] + lam * (T[3 + k] - T[k]);
+    }
+    float side = rng_below(r, 2) ? 1.0f : -1.0f;
+    float q[3];
+    tri_point(r, T, (int)rng_below(r, 3), q);
+    S[0] = dyadic(r, -192, 192), S[1] = dyadic(r, -192, 192), S[2] = h + side * rad;
+    float k0 = rng_range(r, 0.5f, 3.0f);
+    S[3] = (q[0] - S[0]) * k0, S[4] = (q[1] - S[1]) * k0, S[5] = 0.0f;
+    S[6] = rad;
+    switch (rng_below(r, 8)) {
+    case 0: { /* a slight tilt toward or away from the floor (draws sequenced: argument
+                 evaluation order differs between compilers) */
+        float tilt = rng_range(r, -1, 1);
+        S[5] = ldexpf(tilt, -(int)rng_below(r, 24));
+        break;
+    }
+    case 1: /* a few ulps off the exact height */
+        S[2] = nextafterf(S[2], rng_below(r, 2) ? INFINITY : -INFINITY);
+        break;
+    default:
+        break;
+    }
+    exact_transform(r, S, T);
+}
+
+/* Family "exact edge and vertex grazing": an axis-aligned edge ab (along x), the path
+   parallel to it or crossing past a vertex at exactly distance r from the edge's line or
+   the vertex (offset along y or z), so the cylinder or ball is touched tangentially. */
+static void axis_graze(rng *r, float S[7], float T[9])
+{
+    float y0 = dyadic(r, -64, 64), z0 = dyadic(r, -64, 64), rad = dyadic(r, 0, 48);
+    T[0] = dyadic(r, -128, 0), T[1] = y0, T[2] = z0;
+    T[3] = dyadic(r, 1, 128), T[4] = y0, T[5] = z0;
+    for (int k = 6; k < 9; k++)
+        T[k] = dyadic(r, -128, 128);
+    if (rng_below(r, 8) == 0) /* collinear with the edge */
+        T[7] = y0, T[8] = z0;
+    int axis = 1 + (int)rng_below(r, 2); /* offset along y or z */
+    float side = rng_below(r, 2) ? 1.0f : -1.0f;
+    S[0] = dyadic(r, -256, 256), S[1] = y0, S[2] = z0;
+    S[axis] += side * rad;
+    float speed = dyadic(r, 16, 512);
+    S[3] = rng_below(r, 2) ? speed : -speed, S[4] = 0.0f, S[5] = 0.0f;
+    if (rng_below(r, 2)) { /* past vertex a: move along the other offset axis instead */
+        int other = 3 - axis;
+        S[0] = T[0];
+        S[other] = T[other] + dyadic(r, -256, 256);
+        S[3] = 0.0f;
+        S[3 + other] = T[other] - S[other] > 0 ? speed : -speed;
+        S[axis] = T[axis] + side * rad;
+    }
+    S[6] = rad;
+    exact_transform(r, S, T);
 }
 
 void tri_gen(rng *r, int fam, float S[7], float T[9])
@@ -188,6 +287,12 @@ void tri_gen(rng *r, int fam, float S[7], float T[9])
         }
         break;
     }
+    case 9:
+        floor_slide(r, S, T);
+        return;
+    case 10:
+        axis_graze(r, S, T);
+        return;
     default:
         break;
     }

@@ -21,8 +21,8 @@
      (approaching); the contact must project inside the segment;
    - vertex V: the sphere-sphere quadratic of scalar/spheres.c.
    A piece whose value c at t = 0 is <= 0 contains the start: the sphere already touches. Then
-   the closest point q0 of the triangle (the face foot when it projects inside, else the
-   nearest of the three clamped edge points) gives the depth r - |q0|, and the sphere
+   the closest point q0 of the triangle (nearest_point: found by the Voronoi region the
+   centre lies in) gives the depth r - |q0|, and the sphere
    approaches when (p0 - q0).v < 0, i.e. q0.v > 0 (a centre on the triangle never does).
    The face is that of the triangle the edges and vertices use - the relative vertices
    rounded to float, within the accuracy margin of the true one: its normal is the cross
@@ -33,7 +33,10 @@
    normal and its half-plane turns anywhere, so the inside test accepted a point ~2^75 from
    the triangle.) Culling alone uses the true triangle's normal (tri_normal on the world
    coordinates), since a sliver's rounded triangle can face anywhere.
-   Ties between pieces go to vertices, then edges, then the face, in index order.
+   The reported t is the earliest piece's; point, normal and feature then describe the
+   centre p(t) at that t - the triangle's point nearest it (nearest_point) - whichever piece
+   gave t (a sphere sliding at exactly r enters an edge's cylinder with its centre over the
+   face, and the face is what it touches there).
    The SIMD kernels (src/simd/triangles.h) perform exactly these operations in this order. */
 
 /* A 3-vector: the helpers below are the operations of the SIMD kernels, in their order. */
@@ -188,40 +191,74 @@ static inline float edge_time(vec3 V0, vec3 e, float ee, vec3 v, float rr, float
             (*sn >= 0.0f) & (*sn <= ee)) ? t : INFINITY;
 }
 
-/* The closest point at t = 0 of edge k (V0 + s e, s clamped to [0, 1]): replaces the held
-   one (*best, *q, *kind) when nearer, or as near and a vertex where an edge was held (a
-   degenerate triangle's vertex inside another edge). */
-static inline void closest_on_edge(vec3 V0, vec3 e, float ee, int k, float *best, vec3 *q,
-                                   int *kind)
+/* The triangle's point nearest X (*q, its squared distance *best, its feature *kind), found
+   by the region of the triangle's Voronoi partition X lies in, decided by signs of linear
+   functions of X (never by comparing nearly equal distances: near a grazing contact two
+   candidates' distances differ by the square of their separation, so rounding would pick
+   points far apart). With a face (face_in): the face foot X - st n when X projects strictly
+   inside (the inside test's six sides all positive; st: X's signed distance from the
+   plane); else the clamped projection onto an edge X lies outside of or on (judged from
+   either endpoint) - one whose projection falls strictly within the edge when there is one
+   (it is nearer than any vertex), else the nearest such edge's clamped endpoint. Without a
+   face (degenerate, or a sliver within TOI_THIN_FACE of its longest edge): the clamped
+   projection onto the longest edge (the first one on ties), which holds the whole triangle
+   up to that width. The feature is where q lies: a vertex where the projection is clamped,
+   an edge where X lies on its boundary with the face. The same function
+   gives the closest point at t = 0 (whether the sphere approaches) and every output at
+   the reported t, so point, normal and feature describe the centre's position at that t. */
+static inline void nearest_point(vec3 X, const vec3 V[3], const vec3 E[3], const vec3 m[3],
+                                 const float ee[3], int face_in, float st, vec3 n, vec3 *q,
+                                 float *best, int *kind)
 {
-    const vec3 O = {0.0f, 0.0f, 0.0f};
-    float sn0 = dot3(sub3(O, V0), e);
-    float sk = sn0 > 0.0f ? (sn0 < ee ? sn0 / ee : 1.0f) : 0.0f;
-    vec3 qk = {V0.x + sk * e.x, V0.y + sk * e.y, V0.z + sk * e.z};
-    float d2 = dot3(qk, qk);
-    int kk = sk == 0.0f ? TOI_FEATURE_VERTEX_A + k
-           : sk == 1.0f ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
-                        : TOI_FEATURE_EDGE_AB + k;
-    if (d2 < *best ||
-        (d2 == *best && kk >= TOI_FEATURE_VERTEX_A && *kind < TOI_FEATURE_VERTEX_A)) {
-        *best = d2;
-        *q = qk;
-        *kind = kk;
+    vec3 qk[3];
+    float d2[3];
+    int kk[3], out[3], unc[3];
+    for (int k = 0; k < 3; k++) {
+        float sn = dot3(sub3(X, V[k]), E[k]);
+        float sk = sn > 0.0f ? (sn < ee[k] ? sn / ee[k] : 1.0f) : 0.0f;
+        qk[k] = (vec3){V[k].x + sk * E[k].x, V[k].y + sk * E[k].y, V[k].z + sk * E[k].z};
+        vec3 d = sub3(X, qk[k]);
+        d2[k] = dot3(d, d);
+        kk[k] = sk == 0.0f ? TOI_FEATURE_VERTEX_A + k
+              : sk == 1.0f ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
+                           : TOI_FEATURE_EDGE_AB + k;
+        out[k] = (edge_side(X, V[k], m[k]) <= 0.0f) |
+                 (edge_side(X, V[(k + 1) % 3], m[k]) <= 0.0f);
+        unc[k] = (sn > 0.0f) & (sn < ee[k]);
+    }
+    int any_unc = (out[0] & unc[0]) | (out[1] & unc[1]) | (out[2] & unc[2]);
+    int longest = ee[0] >= ee[1] && ee[0] >= ee[2] ? 0 : ee[1] >= ee[2] ? 1 : 2;
+    *best = INFINITY;
+    *kind = TOI_FEATURE_FACE;
+    *q = X;
+    for (int k = 0; k < 3; k++) {
+        int cand = face_in ? out[k] & (unc[k] | !any_unc) : k == longest;
+        if (cand && d2[k] < *best) {
+            *best = d2[k];
+            *q = qk[k];
+            *kind = kk[k];
+        }
+    }
+    if (face_in & !(out[0] | out[1] | out[2])) {
+        *best = st * st;
+        *q = sub3(X, mul3(n, st));
+        *kind = TOI_FEATURE_FACE;
     }
 }
 
-/* The earliest candidate so far (*t, *kind) replaced by a strictly earlier one. */
-static inline void earlier(float tk, int kk, float *t, int *kind)
+/* The earliest candidate time so far replaced by a strictly earlier one (a select, not a
+   branch: which piece wins is unpredictable). */
+static inline void earlier(float tk, float *t)
 {
-    float t0 = *t; /* selects, not a branch: which piece wins is unpredictable */
-    *kind = tk < t0 ? kk : *kind;
-    *t = tk < t0 ? tk : t0;
+    *t = tk < *t ? tk : *t;
 }
 
-/* One sphere against one triangle (world coordinates). On a hit res and *feat are set (res->t only unless full); on a miss they are left alone.
+/* One sphere against one triangle (world coordinates). want: 0 for t alone, 1 for t and the
+   feature, 2 for every output. On a hit res->t (and *feat when want >= 1, the rest of res
+   when want = 2) are set; on a miss they are left alone.
    tmax: only a hit at t < tmax is wanted (a set's best so far; INFINITY for the exact
    result): a triangle that certainly cannot hit before min(tmax, 1) may be left a miss. */
-TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int full,
+TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int want,
                                       float tmax, toi_result *res, uint8_t *feat)
 {
     vec3 v = S.v;
@@ -371,79 +408,60 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     }
 
     float inv_s = 1.0f / s;
-    vec3 q = O, dir;
-    float dd, t;
-    int kind; /* the feature */
+    const vec3 V[3] = {A, B, C}, E[3] = {EA, EB, EC}, m[3] = {mA, mB, mC};
+    const float ee[3] = {eeA, eeB, eeC};
+    vec3 X, q;  /* the centre at the reported t; the triangle's point nearest it */
+    float best; /* |X - q|^2 */
+    float t, st; /* st: X's signed distance from the face's plane */
+    int kind;   /* where q lies */
     if (overlap) {
-        /* Closest point at t = 0: the nearest clamped edge point (lowest edge on ties), or
-           the face foot when the start projects inside and it is strictly nearer. */
-        float best = INFINITY;
-        kind = TOI_FEATURE_FACE; /* replaced by the first edge: d2 < Inf */
-        closest_on_edge(A, EA, eeA, 0, &best, &q, &kind);
-        closest_on_edge(B, EB, eeB, 1, &best, &q, &kind);
-        closest_on_edge(C, EC, eeC, 2, &best, &q, &kind);
-        float d2f = s0 * s0;
-        if (face_in && !(ad <= r)) /* in0 not computed above */
-            in0 = inside(O, A, B, C, mA, mB, mC);
-        if (face_in && in0 && d2f < best) {
-            best = d2f;
-            q = (vec3){0.0f - s0 * n.x, 0.0f - s0 * n.y, 0.0f - s0 * n.z};
-            kind = TOI_FEATURE_FACE;
-        }
-        /* Approaching: f'(0) < 0, i.e. q0.v > 0; a centre on the triangle never is. */
+        /* Closest point at t = 0; approaching: f'(0) < 0, i.e. q0.v > 0 (a centre on the
+           triangle never is). */
+        t = 0.0f;
+        X = O;
+        st = s0 + t * dv;
+        nearest_point(X, V, E, m, ee, face_in, st, n, &q, &best, &kind);
         int approach = best >= TOI_MIN_DIR2 && dot3(q, v) > 0.0f;
         if (!approach && !(flags & TOI_ALL_OVERLAPS))
             return;
-        t = 0.0f;
         res->t = t;
-        *feat = (uint8_t)kind;
-        if (!full)
+        if (!want)
             return;
-        dir = sub3(O, q);
-        dd = best;
-        float depth = (r - sqrtf(best)) * inv_s;
-        res->depth = depth > 0.0f ? depth : 0.0f;
     } else {
         t = tA;
-        kind = TOI_FEATURE_VERTEX_A;
-        earlier(tB, TOI_FEATURE_VERTEX_B, &t, &kind);
-        earlier(tC, TOI_FEATURE_VERTEX_C, &t, &kind);
-        earlier(tAB, TOI_FEATURE_EDGE_AB, &t, &kind);
-        earlier(tBC, TOI_FEATURE_EDGE_BC, &t, &kind);
-        earlier(tCA, TOI_FEATURE_EDGE_CA, &t, &kind);
-        earlier(tf, TOI_FEATURE_FACE, &t, &kind);
+        earlier(tB, &t);
+        earlier(tC, &t);
+        earlier(tAB, &t);
+        earlier(tBC, &t);
+        earlier(tCA, &t);
+        earlier(tf, &t);
         if (!(t <= 1.0f))
             return;
         res->t = t;
-        *feat = (uint8_t)kind;
-        if (!full)
+        if (!want)
             return;
-        vec3 P = mul3(v, t);
-        if (kind == TOI_FEATURE_FACE) {
-            float st = s0 + t * dv; /* signed distance of P from the plane */
-            q = sub3(P, mul3(n, st));
-        } else if (kind >= TOI_FEATURE_VERTEX_A) {
-            q = kind == TOI_FEATURE_VERTEX_A ? A : kind == TOI_FEATURE_VERTEX_B ? B : C;
-        } else {
-            vec3 V0 = kind == TOI_FEATURE_EDGE_AB ? A : kind == TOI_FEATURE_EDGE_BC ? B : C;
-            vec3 e = kind == TOI_FEATURE_EDGE_AB ? EA : kind == TOI_FEATURE_EDGE_BC ? EB : EC;
-            float sk = kind == TOI_FEATURE_EDGE_AB ? snA / eeA
-                     : kind == TOI_FEATURE_EDGE_BC ? snB / eeB : snC / eeC;
-            q = (vec3){V0.x + sk * e.x, V0.y + sk * e.y, V0.z + sk * e.z};
-        }
-        dir = sub3(P, q);
-        dd = dot3(dir, dir);
-        res->depth = 0.0f;
+        /* The outputs describe the centre at t, whichever piece gave t: a sphere sliding at
+           exactly r can enter an edge's cylinder while its centre is over the face. */
+        X = mul3(v, t);
+        st = s0 + t * dv;
+        nearest_point(X, V, E, m, ee, face_in, st, n, &q, &best, &kind);
     }
+    *feat = (uint8_t)kind;
+    if (want < 2)
+        return;
+    float depth = (r - sqrtf(best)) * inv_s;
+    res->depth = overlap && depth > 0.0f ? depth : 0.0f;
 
-    /* Normal: from q toward the centre; the face's own normal for a face contact; the face
-       normal against the motion when the centre is on the triangle (+x without a face). */
-    if (kind == TOI_FEATURE_FACE && !overlap) {
-        res->nx = pos ? n.x : -n.x;
-        res->ny = pos ? n.y : -n.y;
-        res->nz = pos ? n.z : -n.z;
-    } else if (dd >= TOI_MIN_DIR2) {
-        float inv = 1.0f / sqrtf(dd);
+    /* Normal: from q toward the centre - for the face, its unit normal on the centre's side;
+       when the centre is on the triangle (only at t = 0), the face normal against the
+       motion (the front normal when it does not move; +x without a face). */
+    vec3 dir = sub3(X, q);
+    if (kind == TOI_FEATURE_FACE && (st > 0.0f || st < 0.0f)) {
+        res->nx = st > 0.0f ? n.x : -n.x;
+        res->ny = st > 0.0f ? n.y : -n.y;
+        res->nz = st > 0.0f ? n.z : -n.z;
+    } else if (best >= TOI_MIN_DIR2) {
+        float inv = 1.0f / sqrtf(best);
         res->nx = dir.x * inv, res->ny = dir.y * inv, res->nz = dir.z * inv;
     } else if (face_ok) {
         int back = dv > 0.0f;
@@ -459,13 +477,20 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     res->pz = S.p.z + q.z * inv_s;
 }
 
-TOI_SCALAR_INLINE size_t one_pair(sphere S, triangle T, unsigned flags, int full,
+/* What a triangle query computes beyond t: 2 every output, 1 the feature alone, 0 nothing. */
+static inline int tri_want(const toi_hits *out)
+{
+    return toi_wants_full(out) ? 2 : out->feature != NULL;
+}
+
+TOI_SCALAR_INLINE size_t one_pair(sphere S, triangle T, unsigned flags, int want,
                                   const toi_hits *out, size_t k)
 {
     toi_result r;
     uint8_t feat = TOI_FEATURE_NONE;
+    int full = want == 2;
     toi_scalar_miss(&r);
-    sweep_triangle(S, T, flags, full, INFINITY, &r, &feat);
+    sweep_triangle(S, T, flags, want, INFINITY, &r, &feat);
     toi_scalar_store(out, k, &r, full);
     if (out->feature)
         out->feature[k] = feat;
@@ -476,10 +501,10 @@ size_t toi_scalar_sweep_spheres_triangles(size_t n, const toi_spheres *s,
                                           const toi_triangles *tri, unsigned flags,
                                           const toi_hits *out)
 {
-    int full = toi_wants_full(out);
+    int want = tri_want(out);
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
-        hits += one_pair(load_sphere(s, i), load_triangle(tri, i), flags, full, out, i);
+        hits += one_pair(load_sphere(s, i), load_triangle(tri, i), flags, want, out, i);
     }
     return hits;
 }
@@ -488,10 +513,10 @@ size_t toi_scalar_sweep_sphere_triangle_pairs(size_t n, const uint32_t *is, cons
                                               const toi_spheres *s, const toi_triangles *tri,
                                               unsigned flags, const toi_hits *out)
 {
-    int full = toi_wants_full(out);
+    int want = tri_want(out);
     size_t hits = 0;
     for (size_t k = 0; k < n; k++) {
-        hits += one_pair(load_sphere(s, is[k]), load_triangle(tri, it[k]), flags, full, out, k);
+        hits += one_pair(load_sphere(s, is[k]), load_triangle(tri, it[k]), flags, want, out, k);
     }
     return hits;
 }
@@ -525,7 +550,8 @@ size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, siz
         uint8_t feat = TOI_FEATURE_NONE;
         toi_scalar_miss(&r);
         if (win != UINT32_MAX) {
-            sweep_triangle(S, load_triangle(tri, win), flags, full, INFINITY, &r, &feat);
+            sweep_triangle(S, load_triangle(tri, win), flags, tri_want(out), INFINITY, &r,
+                           &feat);
             hits++;
         }
         toi_scalar_store(out, i, &r, full);

@@ -39,14 +39,62 @@ TOI_VINLINE vm tri_inside(v3 X, const v3 V[3], const v3 m[3])
     return in;
 }
 
+/* The triangle's point nearest X per lane (*q, its squared distance *best, its feature as
+   a float *kind), by the region of the Voronoi partition X lies in (the scalar's
+   nearest_point, where the rule is explained). */
+TOI_VINLINE void tri_nearest(v3 X, const v3 V[3], const v3 E[3], const v3 m[3], const vf ee[3],
+                             vm face_in, vf st, v3 n, v3 *q, vf *best, vf *kind)
+{
+    const vf zero = vzero(), one = vset(1.0f);
+    v3 qk[3];
+    vf d2[3], kk[3];
+    vm out[3], unc[3];
+    for (int k = 0; k < 3; k++) {
+        const v3 V0 = V[k], e = E[k];
+        vf sn = v3dot(v3sub(X, V0), e);
+        vf sk = vsel(vgt(sn, zero), vsel(vlt(sn, ee[k]), vdiv(sn, ee[k]), one), zero);
+        qk[k] = (v3){vadd(V0.x, vmul(sk, e.x)), vadd(V0.y, vmul(sk, e.y)),
+                     vadd(V0.z, vmul(sk, e.z))};
+        v3 d = v3sub(X, qk[k]);
+        d2[k] = v3dot(d, d);
+        kk[k] = vsel(veq(sk, zero), vset((float)(TOI_FEATURE_VERTEX_A + k)),
+                     vsel(veq(sk, one), vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)),
+                          vset((float)(TOI_FEATURE_EDGE_AB + k))));
+        out[k] = mor(vle(v3dot(v3sub(X, V0), m[k]), zero),
+                     vle(v3dot(v3sub(X, V[(k + 1) % 3]), m[k]), zero));
+        unc[k] = mand(vgt(sn, zero), vlt(sn, ee[k]));
+    }
+    vm any_unc = mor(mor(mand(out[0], unc[0]), mand(out[1], unc[1])), mand(out[2], unc[2]));
+    vm l0 = mand(vge(ee[0], ee[1]), vge(ee[0], ee[2]));
+    vm l1 = mandnot(vge(ee[1], ee[2]), l0);
+    const vm longest[3] = {l0, l1, mandnot(mandnot(mconst(1), l0), l1)};
+    *best = vset(INFINITY);
+    *kind = vset((float)TOI_FEATURE_FACE);
+    *q = X;
+    for (int k = 0; k < 3; k++) {
+        vm with_face = mand(out[k], mor(unc[k], mandnot(mconst(1), any_unc)));
+        vm cand = mor(mand(face_in, with_face), mandnot(longest[k], face_in));
+        vm upd = mand(cand, vlt(d2[k], *best));
+        *best = vsel(upd, d2[k], *best);
+        *q = v3sel(upd, qk[k], *q);
+        *kind = vsel(upd, kk[k], *kind);
+    }
+    vm face = mandnot(face_in, mor(mor(out[0], out[1]), out[2]));
+    *best = vsel(face, vmul(st, st), *best);
+    v3 qf = {vsub(X.x, vmul(n.x, st)), vsub(X.y, vmul(n.y, st)), vsub(X.z, vmul(n.z, st))};
+    *q = v3sel(face, qf, *q);
+    *kind = vsel(face, vset((float)TOI_FEATURE_FACE), *kind);
+}
+
 /* One query per lane. p0, vin, rin: the sphere (world units); T: the triangle (world
    units, a b c); Vr: the vertices relative to
    its start centre; size: the scalar's size of that relative geometry; lane_ok: lanes to
-   compute at all. Sets o->t (and the rest when full) and *feat (the feature as a float,
+   compute at all. want: 0 for t alone, 1 for t and the feature, 2 for every output. Sets o->t
+   (and the rest when want = 2) and, when want >= 1, *feat (the feature as a float,
    TOI_FEATURE_NONE on a miss); returns the hit mask. */
 TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], const v3 Vr[3],
                              vf size,
-                             vm lane_ok, vm all_overlaps, vm cull_on, int full, vres *o,
+                             vm lane_ok, vm all_overlaps, vm cull_on, int want, vres *o,
                              vf *feat)
 {
     const vf zero = vzero(), one = vset(1.0f), inf = vset(INFINITY);
@@ -145,90 +193,48 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     }
 
     /* Touching at t = 0: the closest point q0, whether the sphere approaches. */
-    vf best = inf, kind_ov = vset((float)TOI_FEATURE_FACE);
-    v3 q_ov = O;
-    for (int k = 0; k < 3; k++) {
-        const v3 V0 = V[k], e = E[k];
-        vf sn0 = v3dot(v3sub(O, V0), e);
-        vf sk = vsel(vgt(sn0, zero), vsel(vlt(sn0, ee[k]), vdiv(sn0, ee[k]), one), zero);
-        v3 qk = {vadd(V0.x, vmul(sk, e.x)), vadd(V0.y, vmul(sk, e.y)),
-                 vadd(V0.z, vmul(sk, e.z))};
-        vf d2 = v3dot(qk, qk);
-        vf kk = vsel(veq(sk, zero), vset((float)(TOI_FEATURE_VERTEX_A + k)),
-                     vsel(veq(sk, one), vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)),
-                          vset((float)(TOI_FEATURE_EDGE_AB + k))));
-        const vf vert = vset((float)TOI_FEATURE_VERTEX_A);
-        vm upd = mor(vlt(d2, best), mand(veq(d2, best), mand(vge(kk, vert),
-                                                             vlt(kind_ov, vert))));
-        best = vsel(upd, d2, best);
-        q_ov = v3sel(upd, qk, q_ov);
-        kind_ov = vsel(upd, kk, kind_ov);
-    }
-    {
-        vf d2f = vmul(s0, s0);
-        vm upd = mand(mand(face_in, in0), vlt(d2f, best));
-        best = vsel(upd, d2f, best);
-        v3 qf = {vsub(zero, vmul(s0, n.x)), vsub(zero, vmul(s0, n.y)),
-                 vsub(zero, vmul(s0, n.z))};
-        q_ov = v3sel(upd, qf, q_ov);
-        kind_ov = vsel(upd, vset((float)TOI_FEATURE_FACE), kind_ov);
-    }
-    vm approach = mand(vge(best, min_dir2), vgt(v3dot(q_ov, v), zero));
+    const v3 E3[3] = {E[0], E[1], E[2]};
+    vf best;
+    v3 q;
+    vf kind;
+    tri_nearest(O, V, E3, m, ee, face_in, vadd(s0, vmul(zero, dv)), n, &q, &best, &kind);
+    vm approach = mand(vge(best, min_dir2), vgt(v3dot(q, v), zero));
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
 
-    /* Not touching: the earliest piece entered (strictly earlier wins: lower index on ties). */
-    vf tsep = tc[0], kind_sep = vset((float)TOI_FEATURE_VERTEX_A);
-    for (int k = 1; k < 7; k++) {
-        float kk = k < 3 ? (float)(TOI_FEATURE_VERTEX_A + k)
-                 : k < 6 ? (float)(TOI_FEATURE_EDGE_AB + (k - 3))
-                         : (float)TOI_FEATURE_FACE;
-        vm upd = vlt(tc[k], tsep);
-        tsep = vsel(upd, tc[k], tsep);
-        kind_sep = vsel(upd, vset(kk), kind_sep);
-    }
+    /* Not touching: the earliest piece entered. */
+    vf tsep = tc[0];
+    for (int k = 1; k < 7; k++)
+        tsep = vsel(vlt(tc[k], tsep), tc[k], tsep);
     vm hit_sep = mandnot(vle(tsep, one), overlap);
     vm hit = mand(valid, mor(hit_ov, hit_sep));
     vf t = vsel(overlap, zero, tsep);
-    vf kind = vsel(overlap, kind_ov, kind_sep);
     o->t = vsel(hit, t, inf);
+    if (!want)
+        return hit;
+
+    /* Every other output describes the centre X at t (for the lanes touching at t = 0 the
+       same values again), whichever piece gave t. */
+    v3 X = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+    X = v3sel(overlap, O, X);
+    vf st = vadd(s0, vmul(t, dv));
+    tri_nearest(X, V, E3, m, ee, face_in, st, n, &q, &best, &kind);
     *feat = vsel(hit, kind, vset((float)TOI_FEATURE_NONE));
-    if (!full)
+    if (want < 2)
         return hit;
 
     vf inv_s = vdiv(one, s);
-    /* separated: q on the feature entered */
-    v3 P = {vmul(tsep, v.x), vmul(tsep, v.y), vmul(tsep, v.z)};
-    vf st = vadd(s0, vmul(tsep, dv));
-    v3 qF = {vsub(P.x, vmul(st, n.x)), vsub(P.y, vmul(st, n.y)), vsub(P.z, vmul(st, n.z))};
-    vm isB = veq(kind_sep, vset((float)TOI_FEATURE_VERTEX_B));
-    vm isC = veq(kind_sep, vset((float)TOI_FEATURE_VERTEX_C));
-    v3 qV = v3sel(isB, V[1], v3sel(isC, V[2], V[0]));
-    vm eBC = veq(kind_sep, vset((float)TOI_FEATURE_EDGE_BC));
-    vm eCA = veq(kind_sep, vset((float)TOI_FEATURE_EDGE_CA));
-    v3 V0 = v3sel(eBC, V[1], v3sel(eCA, V[2], V[0]));
-    v3 e = v3sel(eBC, E[1], v3sel(eCA, E[2], E[0]));
-    vf sk = vdiv(vsel(eBC, sn[1], vsel(eCA, sn[2], sn[0])),
-                 vsel(eBC, ee[1], vsel(eCA, ee[2], ee[0])));
-    v3 qE = {vadd(V0.x, vmul(sk, e.x)), vadd(V0.y, vmul(sk, e.y)), vadd(V0.z, vmul(sk, e.z))};
-    vm sepface = veq(kind_sep, zero);
-    vm sepvert = vge(kind_sep, vset((float)TOI_FEATURE_VERTEX_A));
-    v3 q_sep = v3sel(sepface, qF, v3sel(sepvert, qV, qE));
-    v3 dir_sep = v3sub(P, q_sep);
-
-    v3 q = v3sel(overlap, q_ov, q_sep);
-    v3 dir = v3sel(overlap, v3sub(O, q_ov), dir_sep);
-    vf dd = vsel(overlap, best, v3dot(dir_sep, dir_sep));
-
-    /* normal: face contact -> the face's side; else q toward the centre; else the face
-       normal against the motion; else +x */
+    v3 dir = v3sub(X, q);
+    /* normal: the face's unit normal on the centre's side; else q toward the centre; else
+       (the centre on the triangle) the face normal against the motion; else +x */
     vm back = vgt(dv, zero);
     v3 nb = v3sel(back, v3neg(n), n);
     v3 nrm = v3sel(face_ok, nb, (v3){vset(TOI_FALLBACK_NX), vset(TOI_FALLBACK_NY),
                                      vset(TOI_FALLBACK_NZ)});
-    vf inv = vdiv(one, vsqrt(dd));
-    nrm = v3sel(vge(dd, min_dir2), (v3){vmul(dir.x, inv), vmul(dir.y, inv), vmul(dir.z, inv)},
-                nrm);
-    nrm = v3sel(mandnot(sepface, overlap), v3sel(pos, n, v3neg(n)), nrm);
+    vf inv = vdiv(one, vsqrt(best));
+    nrm = v3sel(vge(best, min_dir2),
+                (v3){vmul(dir.x, inv), vmul(dir.y, inv), vmul(dir.z, inv)}, nrm);
+    vm face = mand(veq(kind, zero), mor(vgt(st, zero), vlt(st, zero)));
+    nrm = v3sel(face, v3sel(vgt(st, zero), n, v3neg(n)), nrm);
     o->nx = vsel(hit, nrm.x, zero);
     o->ny = vsel(hit, nrm.y, zero);
     o->nz = vsel(hit, nrm.z, zero);
@@ -271,9 +277,10 @@ TOI_VINLINE size_t tri_pairs_block(const vf in[16], vm all_overlaps, vm cull_on,
     v3 Vr[3];
     vf size = tri_relative(p0, vin, in[6], in + 7, Vr);
     vres r;
-    vf feat;
-    vm hit = tri_sweep_vec(p0, vin, in[6], in + 7, Vr, size, mconst(1), all_overlaps, cull_on, full,
-                           &r, &feat);
+    vf feat = vset((float)TOI_FEATURE_NONE); /* written when a feature is wanted */
+    const int want = full ? 2 : out->feature != NULL;
+    vm hit = tri_sweep_vec(p0, vin, in[6], in + 7, Vr, size, mconst(1), all_overlaps, cull_on,
+                           want, &r, &feat);
     vstore_res(out, i, &r, cnt, full);
     if (out->feature)
         store_feature(out->feature + i, feat, cnt);
@@ -397,7 +404,7 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
             continue;
 
         vres r;
-        vf feat;
+        vf feat = vset((float)TOI_FEATURE_NONE);
         vm hit = tri_sweep_vec(p0, vin, rin, Tv, Vr, size, live, all_overlaps, cull_on, 0, &r,
                                &feat);
         vm upd = mand(hit, vlt(r.t, lane_best));
@@ -438,9 +445,9 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
         v3 Vr[3];
         vf size = tri_relative(p0, vin, rin, Tv, Vr);
         vres r;
-        vf feat;
-        tri_sweep_vec(p0, vin, rin, Tv, Vr, size, mconst(1), all_overlaps, cull_on, full, &r,
-                      &feat);
+        vf feat = vset((float)TOI_FEATURE_NONE);
+        tri_sweep_vec(p0, vin, rin, Tv, Vr, size, mconst(1), all_overlaps, cull_on,
+                      full ? 2 : 1, &r, &feat);
         float tmp[VW];
         const vf *src[T_SET_NOUT] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
         for (int k = 0; k < (full ? T_SET_NOUT : 1); k++) {
