@@ -62,18 +62,30 @@ TOI_VINLINE vf vneg(vf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); } /*
 
 /* Partial loads and stores for the batch tail, used by common.h instead of its buffer copy
    (whose vector load after scalar stores cannot be forwarded and stalls: a batch of 9 cost
-   16 ns a pair, t only). The load is vmaskmovps, which never accesses a masked-off lane (no
-   fault past the array's end); the store goes in pieces of 4, 2 and 1 lanes, since the
-   masked store is slow on AMD CPUs (a batch of 9 with every output: 15.2 ns a pair with it,
-   on Zen 4). */
+   16 ns a pair, t only, on Zen 4). Both go in pieces of 4, 2 and 1 lanes, which touch no
+   byte past the array's end: the masked store (vmaskmovps) is slow on AMD CPUs, and qemu's
+   emulation of the masked load faults on a masked-off lane past a page end (the guard-page
+   test under qemu -cpu Haswell), which the CPU never does. */
 #define TOI_VEC_MASKED_TAIL 1
+TOI_VINLINE __m128 vload4_n(const float *p, size_t cnt) /* lanes [0, cnt), cnt <= 4 */
+{
+    if (cnt == 4)
+        return _mm_loadu_ps(p);
+    __m128 x = _mm_setzero_ps();
+    if (cnt & 2)
+        x = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)p));
+    if (cnt & 1)
+        x = cnt & 2 ? _mm_movelh_ps(x, _mm_load_ss(p + 2)) : _mm_load_ss(p);
+    return x;
+}
 TOI_VINLINE vf vload_n(const float *p, size_t cnt)
 {
     if (cnt == VW)
         return vload(p);
-    __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt),
-                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    return _mm256_maskload_ps(p, first);
+    if (cnt < 4)
+        return _mm256_insertf128_ps(_mm256_setzero_ps(), vload4_n(p, cnt), 0);
+    __m256 lo = _mm256_castps128_ps256(_mm_loadu_ps(p));
+    return _mm256_insertf128_ps(lo, vload4_n(p + 4, cnt - 4), 1);
 }
 TOI_VINLINE void vstore_n(float *p, vf a, size_t cnt)
 {
@@ -88,7 +100,7 @@ TOI_VINLINE void vstore_n(float *p, vf a, size_t cnt)
         x = _mm256_extractf128_ps(a, 1);
     }
     if (cnt & 2) {
-        _mm_store_sd((double *)(void *)p, _mm_castps_pd(x));
+        _mm_storel_epi64((__m128i *)(void *)p, _mm_castps_si128(x));
         p += 2;
         x = _mm_movehl_ps(x, x);
     }
