@@ -141,15 +141,17 @@ step "make install + pkg-config build of examples/quickstart.c" install_check
 if [ "${TOI_CHECKS:-1}" != 0 ]; then
     # sizes chosen to keep the whole of make test well inside CI's budget on 2 cores; the
     # targets' own defaults (README) run more
+    # (-j: their builds - five backends each, sanitizer and fuzzer instrumented - run on
+    # every core; the runs inside each recipe stay sequential)
     step "make check-exports" make --no-print-directory check-exports
-    step "make check-warnings" make --no-print-directory check-warnings
+    step "make check-warnings" make --no-print-directory -j"$JOBS" check-warnings
     step "make cppcheck" make --no-print-directory cppcheck
-    step "make test-sanitize (TOI_TEST_SCALE=0.1)" make --no-print-directory test-sanitize \
-        TOI_TEST_SCALE=0.1
+    step "make test-sanitize (TOI_TEST_SCALE=0.1)" make --no-print-directory -j"$JOBS" \
+        test-sanitize TOI_TEST_SCALE=0.1
     step "make test-valgrind (TOI_TEST_SCALE=0.02)" make --no-print-directory test-valgrind \
         TOI_TEST_SCALE=0.02
-    step "make test-tsan" make --no-print-directory test-tsan
-    step "make fuzz-smoke (6 s per family)" make --no-print-directory fuzz-smoke \
+    step "make test-tsan" make --no-print-directory -j"$JOBS" test-tsan
+    step "make fuzz-smoke (6 s per family)" make --no-print-directory -j"$JOBS" fuzz-smoke \
         FUZZ_SMOKE_SECONDS=6
 fi
 
