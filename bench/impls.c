@@ -95,6 +95,7 @@ const bench_impl bench_impls[] = {
     {"scalar", TOI_BACKEND_SCALAR, {run_toi, run_toi, run_toi, run_toi, run_toi, run_toi}, 0},
     {"sse", TOI_BACKEND_SSE, {run_toi, run_toi, run_toi, run_toi, run_toi, run_toi}, 0},
     {"avx2", TOI_BACKEND_AVX2, {run_toi, run_toi, run_toi, run_toi, run_toi, run_toi}, 0},
+    {"avx512", TOI_BACKEND_AVX512, {run_toi, run_toi, run_toi, run_toi, run_toi, run_toi}, 0},
     {"neon", TOI_BACKEND_NEON, {run_toi, run_toi, run_toi, run_toi, run_toi, run_toi}, 0},
     {"textbook", TOI_BACKEND_AUTO,
      {textbook_spheres, textbook_pairs, textbook_plane, textbook_tri, textbook_tri,

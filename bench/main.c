@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,7 @@ typedef struct options {
     size_t peer_max_n;  /* overrides the slow peers' default largest batch when set */
     const char *csv, *targets, *label;
     int instructions;
+    int threads; /* the thread-scaling part: 0 skips it */
     uint64_t seed;
 } options;
 
@@ -119,7 +121,8 @@ static unsigned parse_names(const char *list, const char *const *names, size_t c
 static void usage(void)
 {
     puts("usage: toi_bench [options]\n"
-         "  --impl LIST     scalar,sse,avx2,neon,textbook,bullet (default: all available)\n"
+         "  --impl LIST     scalar,sse,avx2,avx512,neon,textbook,bullet (default: all\n"
+         "                  available)\n"
          "  --query LIST    spheres,pairs,plane,tri,set-near,set-far (default: all\n"
          "                  the library has; a set query is one sphere against 64\n"
          "                  triangles, in batches of at most 8192)\n"
@@ -132,8 +135,10 @@ static void usage(void)
          "                  (default 8192)\n"
          "  --peer-max-n N  largest batch for slow peers (default: Bullet up to 65536)\n"
          "  --csv FILE      write every measurement as CSV\n"
-         "  --targets FILE  write the issue-4 target table as markdown\n"
+         "  --targets FILE  write the issue-10 target table as markdown\n"
          "  --label TEXT    label for the figures (e.g. 'emulated: qemu-aarch64')\n"
+         "  --threads N     also time the sphere-sphere and triangle-set batches split\n"
+         "                  over N of the caller's threads (default 2; 0: skip)\n"
          "  --list          print the implementations available here and exit\n"
          "  --instructions  one batch per case between callgrind client requests\n"
          "                  (run under valgrind --tool=callgrind --collect-atstart=no)");
@@ -147,7 +152,7 @@ static void parse_args(int argc, char **argv, options *o)
     o->impl_mask = ~0u, o->query_mask = ~0u, o->output_mask = 3;
     o->nsizes = sizeof default_sizes / sizeof default_sizes[0];
     memcpy(o->sizes, default_sizes, sizeof default_sizes);
-    o->reps = 11, o->min_queries = 65536, o->min_pool = 8192, o->seed = 1;
+    o->reps = 11, o->min_queries = 65536, o->min_pool = 8192, o->seed = 1, o->threads = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = 1;
@@ -178,6 +183,8 @@ static void parse_args(int argc, char **argv, options *o)
             o->targets = v;
         else if (!strcmp(a, "--label") && v)
             o->label = v;
+        else if (!strcmp(a, "--threads") && v)
+            o->threads = atoi(v) > 0 ? (atoi(v) < 64 ? atoi(v) : 64) : 0;
         else if (!strcmp(a, "--seed") && v)
             o->seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--list")) {
@@ -372,6 +379,122 @@ static size_t round_pool(bench_query q, size_t n, size_t min_pool)
     return n >= min_pool ? n : n * ((min_pool + n - 1) / n);
 }
 
+/* ---- thread scaling ----
+   One batch split into equal parts over nt threads, each calling the query on its own part
+   (the library has no threads of its own: a caller that wants more cores hands each one a
+   slice). The threads persist across repetitions and meet at a barrier before and after
+   each, so thread creation is not timed; the caller's thread is worker 0. Scaling = time of
+   the whole batch on one thread / time split over nt. */
+typedef struct thr_job {
+    const bench_impl *im;
+    const bench_scene *sc;
+    const bench_out *o;
+    size_t n, cycles;
+    int full, nt, reps;
+    pthread_barrier_t *bar;
+} thr_job;
+
+typedef struct thr_arg {
+    const thr_job *job;
+    int id;
+} thr_arg;
+
+static void thr_part(const thr_job *j, int id)
+{
+    size_t per = (j->n + (size_t)j->nt - 1) / (size_t)j->nt;
+    size_t first = (size_t)id * per, cnt = first < j->n ? j->n - first : 0;
+    cnt = cnt < per ? cnt : per;
+    for (size_t c = 0; c < j->cycles && cnt; c++)
+        j->im->run[j->sc->q](j->sc, first, cnt, j->full, j->o);
+}
+
+static void *thr_worker(void *p)
+{
+    const thr_arg *a = p;
+    for (int r = -1; r < a->job->reps; r++) {
+        pthread_barrier_wait(a->job->bar);
+        thr_part(a->job, a->id);
+        pthread_barrier_wait(a->job->bar);
+    }
+    return NULL;
+}
+
+/* Median ns per query of the batch split over nt threads (nt = 1: the caller alone). */
+static double time_split(const bench_impl *im, const bench_scene *sc, const bench_out *o,
+                         size_t n, int full, int nt, int reps, size_t cycles)
+{
+    pthread_barrier_t bar;
+    pthread_barrier_init(&bar, NULL, (unsigned)nt);
+    thr_job job = {im, sc, o, n, cycles, full, nt, reps, &bar};
+    pthread_t tid[64];
+    thr_arg args[64];
+    for (int k = 1; k < nt; k++) {
+        args[k] = (thr_arg){&job, k};
+        if (pthread_create(&tid[k], NULL, thr_worker, &args[k]) != 0) {
+            fprintf(stderr, "toi_bench: cannot start a thread\n");
+            exit(1);
+        }
+    }
+    double *ns = malloc((size_t)reps * sizeof *ns);
+    for (int r = -1; r < reps; r++) {
+        pthread_barrier_wait(&bar);
+        double t0 = now_ns();
+        thr_part(&job, 0);
+        pthread_barrier_wait(&bar);
+        double t1 = now_ns();
+        if (r >= 0)
+            ns[r] = (t1 - t0) / (double)(cycles * n);
+    }
+    for (int k = 1; k < nt; k++)
+        pthread_join(tid[k], NULL);
+    pthread_barrier_destroy(&bar);
+    qsort(ns, (size_t)reps, sizeof *ns, cmp_double);
+    double med = ns[reps / 2];
+    free(ns);
+    return med;
+}
+
+static void run_thread_scaling(const options *opt, report *rep)
+{
+    static const struct {
+        bench_query q;
+        int full;
+        size_t n;
+    } cases[] = {{Q_SPHERES, 1, 65536}, {Q_SPHERES, 0, 65536}, {Q_TRI_NEAR, 0, 2048},
+                 {Q_TRI_FAR, 0, 2048}};
+    const int nt = opt->threads;
+    toi_set_backend(TOI_BACKEND_AUTO);
+    const char *best = toi_backend_name(toi_get_backend());
+    const bench_impl *im = NULL;
+    for (size_t i = 0; i < bench_nimpls; i++)
+        if (!strcmp(bench_impls[i].name, best))
+            im = &bench_impls[i];
+    if (!im)
+        return;
+    printf("\nthread scaling, backend %s: one batch split over %d of the caller's threads "
+           "(ns per query, medians)\n", best, nt);
+    printf("%-8s %-3s %8s %12s %12s %9s\n", "query", "out", "n", "1 thread", "split", "scaling");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        bench_query q = cases[c].q;
+        if (!query_available(q) || !((opt->query_mask >> q) & 1))
+            continue;
+        bench_scene sc;
+        bench_out o;
+        size_t n = cases[c].n;
+        scene_generate(&sc, q, n, opt->seed);
+        out_alloc(&o, sc.pool);
+        size_t tests = query_is_set(q) ? n * SET_TRIS : n;
+        size_t cycles = (size_t)(16 * opt->min_queries + tests - 1) / tests;
+        double one = time_split(im, &sc, &o, n, cases[c].full, 1, opt->reps, cycles);
+        double split = time_split(im, &sc, &o, n, cases[c].full, nt, opt->reps, cycles);
+        printf("%-8s %-3s %8zu %12.3f %12.3f %8.2fx\n", bench_query_name[q],
+               cases[c].full ? "all" : "t", n, one, split, one / split);
+        report_threads(rep, q, cases[c].full, n, nt, one, split);
+        out_free(&o);
+        scene_free(&sc);
+    }
+}
+
 #ifdef HAVE_CALLGRIND
 /* One batch of n per case between client requests: callgrind counts exactly its
    instructions (Ir) and dumps them under the case's name; bench/instructions.sh divides. */
@@ -491,6 +614,8 @@ int main(int argc, char **argv)
             scene_free(&sc);
         }
     }
+    if (opt.threads > 1)
+        run_thread_scaling(&opt, &rep);
     report_targets(&rep, opt.targets);
     int failed = report_close(&rep);
     return failed ? 1 : 0;

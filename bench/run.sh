@@ -13,7 +13,7 @@ if [ ${#runner[@]} -gt 0 ]; then
     # repetitions, and the label on every output so nobody quotes them.
     out=bench/results/$target-emulated
     label="EMULATED under ${runner[0]}"
-    args=(--sizes 8,512,8192,65536 --reps 3 --min-queries 8192 --label "$label")
+    args=(--sizes 8,512,8192,65536 --reps 3 --min-queries 8192 --threads 0 --label "$label")
     hf_args=(--sizes 8192 --reps 1 --min-queries 8192 --output all)
     hf_runs=3
 else

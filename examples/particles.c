@@ -30,7 +30,7 @@ static void usage(const char *argv0)
             "          [-e restitution] [-f friction] [-d subdivisions] [-o out.png]\n"
             "A container of radius 1 (an icosphere of 20*4^d triangles cut by a floor), gravity\n"
             "9.81, steps of %g s. Defaults: -n %zu -r %g -s %g -t 300 -i %d -e %g -f %g -d %d\n"
-            "-o particles.png. TOI_BACKEND=scalar|sse|avx2|neon forces a backend.\n",
+            "-o particles.png. TOI_BACKEND=scalar|sse|avx2|avx512|neon forces a backend.\n",
             argv0, (double)d.dt, d.n, (double)d.radius, (double)d.speed, d.iterations,
             (double)d.restitution, (double)d.friction, d.subdiv);
     exit(2);

@@ -354,7 +354,7 @@ static void take(sim *s, size_t k, float t, uint32_t key, float nx, float ny, fl
 static void earliest_hits(sim *s, size_t nact, unsigned flags)
 {
     const toi_spheres S = {s->ax, s->ay, s->az, s->avx, s->avy, s->avz, s->r};
-    toi_hits h = {s->ht, s->hnx, s->hny, s->hnz, NULL, NULL, NULL, s->hdepth, NULL, NULL};
+    toi_hits h = {s->ht, s->hnx, s->hny, s->hnz, NULL, NULL, NULL, s->hdepth, NULL, NULL, NULL};
     toi_sweep_spheres_plane(nact, &S, &s->mesh.floor, flags, &h);
     s->plane_queries += nact;
     for (size_t k = 0; k < nact; k++) {
@@ -366,7 +366,7 @@ static void earliest_hits(sim *s, size_t nact, unsigned flags)
     size_t np = broadphase(s, nact);
     if (np == 0)
         return;
-    toi_hits ph = {s->pt, s->pnx, s->pny, s->pnz, NULL, NULL, NULL, s->pdepth, NULL, NULL};
+    toi_hits ph = {s->pt, s->pnx, s->pny, s->pnz, NULL, NULL, NULL, s->pdepth, NULL, NULL, NULL};
     toi_sweep_sphere_triangle_pairs(np, s->is, s->it, nact, &S, s->mesh.ntris, &s->mesh.tri,
                                     flags, &ph);
     s->tri_queries += np;
@@ -396,7 +396,8 @@ void sim_step(sim *s, int swept)
         s->avx[i] = s->ux[i] * dt, s->avy[i] = s->uy[i] * dt, s->avz[i] = uz * dt;
     }
     const toi_motion M = {s->ax, s->ay, s->az, s->avx, s->avy, s->avz, s->aux, s->auy, s->auz};
-    const toi_hits B = {s->bt, s->bnx, s->bny, s->bnz, NULL, NULL, NULL, s->bdepth, NULL, NULL};
+    const toi_hits B = {s->bt, s->bnx, s->bny, s->bnz, NULL, NULL, NULL, s->bdepth,
+                        NULL, NULL, NULL};
     size_t nact = n;
     if (!swept) {
         /* discrete: move the whole step, then push out of whatever the sphere overlaps */

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
             unsigned flags = si & 1 ? TOI_ALL_OVERLAPS : 0;
             if ((f->flags & TOI_CULL_BACKFACES) && si % 4 >= 2)
                 flags |= TOI_CULL_BACKFACES;
-            unsigned outmask = si % 3 == 0 ? 0xff : si % 3 == 1 ? 0x00 : 0x47;
+            unsigned outmask = si % 3 == 0 ? 0x1ff : si % 3 == 1 ? 0x00 : 0x47;
             if (f->inout) /* which optional input groups are given */
                 outmask = (unsigned)(si + 3) % 4;
             size_t len = t_fuzz_encode(f, &b.a, n, flags, outmask, buf, sizeof buf);
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
                 float keep = q[n / 2];
                 uint32_t bits = special[(size_t)(a + k) % NSPECIAL];
                 memcpy(&q[n / 2], &bits, 4);
-                len = t_fuzz_encode(f, &b.a, n, TOI_ALL_OVERLAPS, 0xff, buf, sizeof buf);
+                len = t_fuzz_encode(f, &b.a, n, TOI_ALL_OVERLAPS, 0x1ff, buf, sizeof buf);
                 if (len && si == 2)
                     write_seed(dir, f->name, k++, buf, len);
                 q[n / 2] = keep;
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
                     float *q = (float *)(uintptr_t)b.a.set[s][a];
                     uint32_t bits = special[(size_t)(a + k) % NSPECIAL];
                     memcpy(&q[0], &bits, 4);
-                    len = t_fuzz_encode(f, &b.a, n, TOI_ALL_OVERLAPS, 0xff, buf, sizeof buf);
+                    len = t_fuzz_encode(f, &b.a, n, TOI_ALL_OVERLAPS, 0x1ff, buf, sizeof buf);
                     if (len)
                         write_seed(dir, f->name, k++, buf, len);
                 }

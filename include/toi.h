@@ -28,7 +28,9 @@ typedef enum toi_backend {
     TOI_BACKEND_SCALAR,
     TOI_BACKEND_SSE,  /* x86-64 with SSE4.1, 4 lanes */
     TOI_BACKEND_AVX2, /* x86-64 with AVX2 and OS support for YMM state, 8 lanes */
-    TOI_BACKEND_NEON  /* aarch64 Advanced SIMD, 4 lanes */
+    TOI_BACKEND_NEON, /* aarch64 Advanced SIMD, 4 lanes */
+    TOI_BACKEND_AVX512 /* x86-64 with AVX-512F and OS support for ZMM and opmask state,
+                          16 lanes */
 } toi_backend;
 
 enum { TOI_OK = 0, TOI_EINVAL = -1, TOI_ENOTSUP = -2 };
@@ -41,7 +43,8 @@ typedef struct toi_spheres {
 
 /* Per-query results, structure of arrays. t is required; any other pointer may be NULL, and
    then that output is neither computed nor written. Output arrays must not overlap each other
-   or any input array. On a miss: t = TOI_NO_HIT, normal, point and depth 0. */
+   or any input array. On a miss: t = TOI_NO_HIT, normal, point and depth 0, t_exit
+   TOI_NO_HIT. */
 typedef struct toi_hits {
     float *TOI_RESTRICT t;          /* first contact time in [0,1], or TOI_NO_HIT */
     float *TOI_RESTRICT nx;         /* unit contact normal: from the obstacle toward the sphere */
@@ -53,6 +56,18 @@ typedef struct toi_hits {
     float *TOI_RESTRICT depth;      /* penetration depth if touching at t = 0, else 0 */
     uint32_t *TOI_RESTRICT index;   /* written by queries against a set (obstacle hit) */
     uint8_t *TOI_RESTRICT feature;  /* written by triangle queries (face / edge / vertex hit) */
+    /* Exit time, written by the sphere-sphere queries (pairs and pair lists) and the
+       sphere-plane query; every other query leaves this array untouched. For a hit: the end
+       of the contact interval that contains t along the (extended) linear motion, i.e. the
+       time the pair stops touching: two spheres, the later time |relative centre| = R (the
+       larger root); a sphere and a plane, the time it rises through n.x = d + r, leaving the
+       plane's r-slab toward the front side. Always >= t, possibly > 1, +INFINITY when the
+       pair never separates (no relative motion; a sphere moving into the plane's solid side
+       or parallel to the plane). A hit at t = 0 with TOI_ALL_OVERLAPS reports the same: the
+       time the touching pair separates, 0 when it touches at t = 0 only and moves apart.
+       TOI_NO_HIT for a miss (t == TOI_NO_HIT tells a miss from "never separates"). Same
+       accuracy contract as t (README). */
+    float *TOI_RESTRICT t_exit;
 } toi_hits;
 
 /* Plane n.x = d with unit n; the solid side is n.x < d. */
@@ -198,7 +213,7 @@ TOI_API ptrdiff_t toi_sweep_spheres_mesh(size_t n, const toi_spheres *s, const t
                                          unsigned flags, const toi_hits *out, toi_cost *cost);
 
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
-   unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, neon) that is
+   unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, avx512, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it
    returns. Every backend returns bit-identical results. */
 TOI_API toi_backend toi_get_backend(void);

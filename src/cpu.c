@@ -22,10 +22,18 @@ unsigned toi_cpu_backends(void)
     int sse41 = (c >> 19) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
     if (sse41)
         set |= 1u << TOI_BACKEND_SSE;
+    if (!avx || !osxsave || !__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return set;
+    uint64_t xcr0 = read_xcr0();
     /* AVX2 needs the CPU feature and the OS saving XMM and YMM state (XCR0 bits 1 and 2). */
-    if (avx && osxsave && (read_xcr0() & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
-        ((b >> 5) & 1))
+    int avx2 = (b >> 5) & 1 && (xcr0 & 0x6) == 0x6;
+    if (avx2)
         set |= 1u << TOI_BACKEND_AVX2;
+    /* AVX-512F (leaf 7 EBX bit 16) needs, besides, the opmask registers, the upper halves of
+       ZMM0-15 and ZMM16-31 saved (XCR0 bits 5, 6, 7). The compiler may also emit AVX2 in
+       the avx512 files, so AVX2 is required too (every AVX-512 CPU has it). */
+    if (avx2 && (b >> 16) & 1 && (xcr0 & 0xe6) == 0xe6)
+        set |= 1u << TOI_BACKEND_AVX512;
     return set;
 }
 

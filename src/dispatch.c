@@ -12,6 +12,7 @@
 /* Best first. */
 static const toi_kernels *const compiled[] = {
 #if defined(TOI_HAVE_X86)
+    &toi_kernels_avx512,
     &toi_kernels_avx2,
     &toi_kernels_sse,
 #endif
@@ -88,6 +89,7 @@ const char *toi_backend_name(toi_backend b)
     case TOI_BACKEND_SSE: return "sse";
     case TOI_BACKEND_AVX2: return "avx2";
     case TOI_BACKEND_NEON: return "neon";
+    case TOI_BACKEND_AVX512: return "avx512";
     }
     return "unknown";
 }

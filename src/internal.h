@@ -38,6 +38,7 @@ extern const toi_kernels toi_kernels_scalar;
 #define TOI_HAVE_X86 1
 extern const toi_kernels toi_kernels_sse;
 extern const toi_kernels toi_kernels_avx2;
+extern const toi_kernels toi_kernels_avx512;
 #endif
 #if defined(__aarch64__)
 #define TOI_HAVE_NEON 1
@@ -127,6 +128,16 @@ static inline int toi_plane_ok(const toi_plane *P)
    is below 64 * FLT_EPSILON * size, 2^9 times less than this margin, so a skipped triangle
    could never have produced an earlier hit: skipping changes no result bit. */
 #define TOI_BOX_MARGIN 0x1p-8f
+
+/* Sphere exit times (toi_hits.t_exit): below this v.v, in the query's scaled units, squares
+   and cross products of the relative displacement v would lose precision to underflow, so
+   the exit is solved again with v scaled on its own by a power of two (the time scaled back
+   by the same exact factor). */
+#define TOI_EXIT_MIN_A 0x1p-64f
+/* Plane exit times: below this |v|_1 (world units; the plane query is not rescaled), n.v
+   would lose precision to underflow, so it is computed again from v scaled by a power of
+   two, and the time scaled back. */
+#define TOI_EXIT_MIN_V 0x1p-100f
 
 /* Relative geometry whose scaled size sum reaches this is out of range (a miss). */
 #define TOI_MAX_SUM 0x1p127f

@@ -107,7 +107,7 @@ static ptrdiff_t call_respond(const toi_kernels *k, size_t n, const t_args *a, u
     toi_motion m = {w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]};
     toi_hits h = {(float *)(uintptr_t)a->q[9], (float *)(uintptr_t)a->q[10],
                   (float *)(uintptr_t)a->q[11], (float *)(uintptr_t)a->q[12], 0, 0, 0,
-                  (float *)(uintptr_t)a->q[13], 0, 0};
+                  (float *)(uintptr_t)a->q[13], 0, 0, 0};
     return k ? toi_respond_on(k, n, &m, &h, a->param[0], a->param[1])
              : toi_respond(n, &m, &h, a->param[0], a->param[1]);
 }
@@ -127,11 +127,11 @@ static int unit_plane(const t_args *a)
 }
 
 const t_family t_families[] = {
-    {.name = "spheres", .qkind = "pppvvvrpppvvvr", .normal_param = -1,
+    {.name = "spheres", .qkind = "pppvvvrpppvvvr", .normal_param = -1, .writes_exit = 1,
      .flags = TOI_ALL_OVERLAPS, .call = call_spheres},
     {.name = "pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppvvvr"},
-     .normal_param = -1, .flags = TOI_ALL_OVERLAPS, .call = call_pairs},
-    {.name = "plane", .qkind = "pppvvvr", .pkind = "nnnd", .normal_param = 0,
+     .normal_param = -1, .writes_exit = 1, .flags = TOI_ALL_OVERLAPS, .call = call_pairs},
+    {.name = "plane", .qkind = "pppvvvr", .pkind = "nnnd", .normal_param = 0, .writes_exit = 1,
      .precondition = unit_plane, .flags = TOI_ALL_OVERLAPS, .call = call_plane},
     {.name = "triangles", .qkind = "pppvvvr" "pppoooooo", .normal_param = -1,
      .writes_feature = 1, .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
@@ -164,7 +164,7 @@ const t_family *t_family_named(const char *name)
 int t_kernel_tables(const toi_kernels **k, int max)
 {
     static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
-                                      TOI_BACKEND_NEON};
+                                      TOI_BACKEND_AVX512, TOI_BACKEND_NEON};
     int n = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0] && n < max; i++)
         if (toi_kernels_for(all[i]))

@@ -41,6 +41,8 @@ typedef struct t_family {
     int writes_index;   /* out->index: a member of set index_set, or UINT32_MAX */
     int index_set;
     int writes_feature; /* out->feature: below feature_limit */
+    int writes_exit;    /* out->t_exit: >= t for a hit, TOI_NO_HIT for a miss; the others
+                           leave it untouched */
     unsigned feature_limit;
     /* Whether the per-call values meet the contract's preconditions (a plane's normal is a
        unit vector); NULL: always. When not, results must still be bit-identical on every

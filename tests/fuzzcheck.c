@@ -9,7 +9,7 @@
      byte 2  members of each set (0..255)
      byte 3  bit 0: index bytes may exceed a set (TOI_EINVAL when one does); bit 1: per-call
              coefficients ('e': restitution, friction) taken as they are, else folded into
-             [0, 1]
+             [0, 1]; bit 2: the exit time t_exit requested (outmask bit 8 here)
      then    the per-call floats, then each set's arrays, then per query: its floats and one
              byte per index array; n = what the remaining bytes hold, at most T_FUZZ_MAXN. */
 #include "fuzzcheck.h"
@@ -32,6 +32,7 @@ typedef struct fout {
     float f[8][T_FUZZ_MAXN + 1];
     uint32_t index[T_FUZZ_MAXN + 1];
     uint8_t feature[T_FUZZ_MAXN + 1];
+    float t_exit[T_FUZZ_MAXN + 1];
 } fout;
 
 static size_t per_query(const t_family *f)
@@ -60,7 +61,7 @@ static const char *fail(char *msg, size_t len, const char *fmt, ...)
 
 static toi_hits hits_for(fout *o, unsigned outmask)
 {
-    toi_hits h = {o->f[0], 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    toi_hits h = {o->f[0], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     float *restrict *f[7] = {&h.nx, &h.ny, &h.nz, &h.px, &h.py, &h.pz, &h.depth};
     for (int k = 0; k < 7; k++)
         if (outmask >> k & 1)
@@ -69,6 +70,8 @@ static toi_hits hits_for(fout *o, unsigned outmask)
         h.index = o->index;
         h.feature = o->feature;
     }
+    if (outmask & 0x100)
+        h.t_exit = o->t_exit;
     return h;
 }
 
@@ -104,6 +107,12 @@ static const char *compare(const t_family *f, const fout *ref, const fout *got, 
         if (got->feature[i] != wf)
             return fail(msg, len, "%s: feature[%zu] = %u, want %u", name, i, got->feature[i],
                         wf);
+        int reqx = written && i < n && (outmask & 0x100) && f->writes_exit;
+        uint32_t wx = reqx ? fbits(ref->t_exit[i]) : SENT * 0x01010101u;
+        if (fbits(got->t_exit[i]) != wx)
+            return fail(msg, len, "%s: t_exit[%zu] = 0x%08x, want 0x%08x%s", name, i,
+                        fbits(got->t_exit[i]), wx,
+                        reqx ? " (the scalar reference's)" : " (untouched)");
     }
     return NULL;
 }
@@ -142,6 +151,11 @@ static const char *invariants(const t_family *f, const t_args *a, const fout *o,
                 return fail(msg, len, "query %zu: |normal|^2 = %.9g (%.9g %.9g %.9g)", i, nn,
                             nx, ny, nz);
             }
+        }
+        if ((outmask & 0x100) && f->writes_exit) {
+            float te = o->t_exit[i];
+            if (hit ? !(te >= t) : te != TOI_NO_HIT)
+                return fail(msg, len, "query %zu: t_exit %.9g at t = %.9g", i, te, t);
         }
         if (hit && (outmask & 0x40)) {
             float d = o->f[7][i];
@@ -285,7 +299,7 @@ const char *t_fuzz_one(const t_family *f, const uint8_t *data, size_t size, char
     int bad_flag = (data[0] >> 6) & 1 && !f->inout;
     if (bad_flag)
         flags |= 1u << (8 + (data[0] >> 1 & 7));
-    unsigned outmask = data[1];
+    unsigned outmask = data[1] | ((data[3] & 4) ? 0x100u : 0u);
     size_t m = data[2];
     int oob = data[3] & 1;
     const uint8_t *p = data + HDR, *end = data + size;
@@ -397,12 +411,14 @@ size_t t_fuzz_encode(const t_family *f, const t_args *a, size_t n, unsigned flag
         return 0;
     buf[0] = (uint8_t)(((flags & TOI_ALL_OVERLAPS) ? 1 : 0) |
                        ((flags & TOI_CULL_BACKFACES) ? 2 : 0));
-    buf[1] = (uint8_t)outmask;
+    buf[1] = (uint8_t)outmask; /* bit 8 (t_exit) goes to byte 3 */
     buf[2] = (uint8_t)m;
     buf[3] = 0;
     for (int k = 0; k < t_nparam(f); k++)
         if (f->pkind[k] == 'e' && fold_unit(a->param[k]) != a->param[k])
             buf[3] = 2; /* as they are: an invalid call */
+    if (outmask & 0x100)
+        buf[3] |= 4;
     for (int k = 0; k < t_nparam(f); k++, len += 4)
         memcpy(buf + len, &a->param[k], 4);
     for (int s = 0; s < f->nsets; s++)

@@ -14,7 +14,7 @@ const char *t_fuzz_one(const t_family *f, const uint8_t *data, size_t size, char
 
 /* The input that decodes into this call (n <= T_FUZZ_MAXN, each set <= 255 members, valid
    indices); returns its length. outmask: bit k-1 requests output k of t nx ny nz px py pz
-   depth, bit 7 index and feature. */
+   depth, bit 7 index and feature, bit 8 t_exit. */
 size_t t_fuzz_encode(const t_family *f, const t_args *a, size_t n, unsigned flags,
                      unsigned outmask, uint8_t *buf, size_t cap);
 

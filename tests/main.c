@@ -71,6 +71,14 @@ int main(void)
     for (int i = 0; i < t_nimpls; i++)
         printf(" %s", t_impls[i].name);
     printf(" (scale %g)\n", t_scale);
+#if defined(__x86_64__)
+    /* every group runs each backend this CPU has; one it lacks is skipped, not failed */
+    static const toi_backend x86[] = {TOI_BACKEND_SSE, TOI_BACKEND_AVX2, TOI_BACKEND_AVX512};
+    for (size_t i = 0; i < sizeof x86 / sizeof x86[0]; i++)
+        if (!toi_backend_available(x86[i]))
+            printf("skipped backend %s: not supported by this CPU and OS\n",
+                   toi_backend_name(x86[i]));
+#endif
 
     static const struct {
         const char *name;

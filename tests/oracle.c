@@ -1,5 +1,6 @@
-/* oracle.c - long-double first-contact oracle: golden-section search for the minimum of a
-   convex f on [0,1], then bisection for the first crossing of R. */
+/* oracle.c - long-double contact oracle: golden-section search for the minimum of a convex f
+   on [0,1], then bisection for the first crossing of R; for the exit, a doubling step past
+   the contact interval, then bisection for the last crossing. */
 #include "oracle.h"
 
 #include <math.h>
@@ -59,4 +60,28 @@ oracle_hit oracle_first_contact(oracle_fn f, const void *q, ld R, ld slope0, int
             hi = mid;
     }
     return (oracle_hit){1, hi};
+}
+
+ld oracle_last_contact(oracle_fn f, const void *q, ld R, ld t_in)
+{
+    const ld cap = 0x1p140L;
+    ld lo = t_in, step = 1, hi = t_in + step;
+    while (f(q, hi) <= R) {
+        lo = hi;
+        step *= 2;
+        hi = t_in + step;
+        if (hi > cap)
+            return INFINITY;
+    }
+    /* f(lo) <= R < f(hi): one crossing between them (f is convex and f(t_in) <= R) */
+    for (int i = 0; i < 400; i++) {
+        ld mid = lo + (hi - lo) / 2;
+        if (mid <= lo || mid >= hi)
+            break;
+        if (f(q, mid) <= R)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }

@@ -18,6 +18,11 @@ typedef struct oracle_hit {
    (the sign of f'(0)) is negative, or always with all_overlaps. */
 oracle_hit oracle_first_contact(oracle_fn f, const void *q, ld R, ld slope0, int all_overlaps);
 
+/* The exit: the last t >= t_in with f(t) <= R, where f(t_in) <= R (the end of the contact
+   interval holding t_in, f convex on t >= 0): the step doubled from t_in until f exceeds R,
+   then bisection. INFINITY when f stays within R up to t = 2^140 (beyond any float time). */
+ld oracle_last_contact(oracle_fn f, const void *q, ld R, ld t_in);
+
 ld ld_abs(ld x);
 ld ld_sqrt(ld x);
 ld ld_norm3(ld x, ld y, ld z);

@@ -28,6 +28,7 @@ typedef struct t_impl {
     int via_api;
 } t_impl;
 extern t_impl t_impls[8];
+#define T_MAXW 16 /* the widest backend's lanes (avx512): batch-size sweeps go to 3 T_MAXW + 1 */
 extern int t_nimpls; /* t_impls[0] is the scalar reference */
 void t_init_impls(void);
 
@@ -99,13 +100,18 @@ typedef struct t_hits {
     float *f[T_NOUT];
     uint32_t *index;
     uint8_t *feature;
+    float *t_exit; /* written by the sphere and plane queries only */
     toi_hits h;
     size_t n;
 } t_hits;
 void t_hits_alloc(t_hits *h, size_t n); /* all outputs, filled with a sentinel pattern */
 void t_hits_free(t_hits *h);
 void t_hits_fill(t_hits *h, uint8_t byte);
-/* First output whose bits differ at some index, or -1; *at gets that index. */
+/* First output whose bits differ at some index, or -1; *at gets that index. Outputs are
+   numbered 0 .. T_NOUT - 1 as f[], then T_NOUT index, T_NOUT + 1 feature, T_NOUT + 2 t_exit
+   (t_out_name names them all). */
+#define T_OUT_EXIT (T_NOUT + 2)
+const char *t_out_name(int k);
 int t_hits_diff(const t_hits *a, const t_hits *b, size_t n, size_t *at);
 extern const char *const t_out_names[T_NOUT];
 

@@ -3,7 +3,11 @@
    its contact radius shrunk by delta touches, no hit where the grown pair does not, t between
    the grown and the shrunk pair's first contact, and normal, point and depth at the reported t
    within the same margin. Where the motion is within the margin of tangential at t = 0 either
-   answer is accepted (the contract says so). */
+   answer is accepted (the contract says so). The exit time of a hit lies between the shrunk
+   and the grown pair's exits, which the oracle finds on its own (a doubling step, then
+   bisection on f - R from the far side; never the quadratic's roots); a miss has
+   t_exit = TOI_NO_HIT. A last case draws relative motion from 1 down to 2^-120 of the
+   geometry (the kernels' rescaled exit solve) and beyond the float range of exit times. */
 #include "gen.h"
 #include "oracle.h"
 
@@ -37,12 +41,15 @@ typedef struct acc_stats {
     size_t queries, hits, ambiguous;
 } acc_stats;
 
-/* Hit/miss and t against the shrunk and grown contact radii. */
+/* Hit/miss and t against the shrunk and grown contact radii (their first contacts: *phs,
+   *phg). */
 static int check_t(oracle_fn f, const void *q, ld R, ld delta, ld slope0, int amb,
-                   unsigned flags, float t, const char *what, size_t i)
+                   unsigned flags, float t, const char *what, size_t i, oracle_hit *phs,
+                   oracle_hit *phg)
 {
     oracle_hit hs = oracle_first_contact(f, q, R - delta, slope0, flags & TOI_ALL_OVERLAPS);
     oracle_hit hg = oracle_first_contact(f, q, R + delta, slope0, flags & TOI_ALL_OVERLAPS);
+    *phs = hs, *phg = hg;
     int hit = t != TOI_NO_HIT;
     int ok = 1;
     if (!amb) {
@@ -67,6 +74,41 @@ static int check_t(oracle_fn f, const void *q, ld R, ld delta, ld slope0, int am
         CHECK(0, "%s %zu: t = %.9g outside [0,1]", what, i, t);
         ok = 0;
     }
+    return ok;
+}
+
+/* The exit time te of the result t: TOI_NO_HIT for a miss; for a hit at least t, and
+   between the shrunk pair's exit (from its first contact hs; t when it has none) and the
+   grown pair's, each widened by the float rounding of the result. An exit beyond the float
+   range reads +inf. qs and qg: the query for the shrunk and the grown bound (the plane's
+   exit also allows its normal speed changed by the margin; two spheres: both q). */
+static int check_exit(oracle_fn f, const void *qs, const void *qg, ld R, ld delta,
+                      oracle_hit hs, oracle_hit hg, float t, float te, const char *what,
+                      size_t i)
+{
+    if (t == TOI_NO_HIT) {
+        if (te != TOI_NO_HIT)
+            CHECK(0, "%s %zu: miss but t_exit = %.9g", what, i, te);
+        return te == TOI_NO_HIT;
+    }
+    if (!(te >= t)) {
+        CHECK(0, "%s %zu: t_exit = %.9g before t = %.9g", what, i, te, t);
+        return 0;
+    }
+    if (!hg.hit)
+        return 1; /* an accepted tangential hit: no exit to compare with */
+    ld hi = oracle_last_contact(f, qg, R + delta, hg.t);
+    ld lo = hs.hit && f(qs, hs.t) <= R - delta ? oracle_last_contact(f, qs, R - delta, hs.t)
+                                               : (ld)t;
+    ld fmax = (ld)FLT_MAX;
+    if (hi > fmax)
+        hi = INFINITY;
+    int ok = lo > fmax ? te == INFINITY
+                       : te >= lo - 2 * EPS * (lo > 1 ? lo : 1) &&
+                             te <= hi + 2 * EPS * (hi > 1 ? hi : 1);
+    if (!ok)
+        CHECK(0, "%s %zu: t_exit = %.9g outside [%.9Lg, %.9Lg] (t = %.9g)", what, i, te, lo, hi,
+              t);
     return ok;
 }
 
@@ -122,7 +164,11 @@ static void acc_spheres(const void *ctx)
             int amb = ld_abs(lv) < 2 * delta * vl && sphere_f(&q, 0) <= R + delta;
             st.ambiguous += amb;
             float t = h.f[0][i];
-            int ok = check_t(sphere_f, &q, R, delta, lv, amb, flags, t, "pair", done + i);
+            oracle_hit hs, hg;
+            int ok = check_t(sphere_f, &q, R, delta, lv, amb, flags, t, "pair", done + i, &hs,
+                             &hg);
+            ok = ok && check_exit(sphere_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i], "pair",
+                                  done + i);
             if (ok && t != TOI_NO_HIT) {
                 st.hits++;
                 ld tt = t, d[3], n[3], nl;
@@ -216,7 +262,14 @@ static void acc_plane(const void *ctx)
             ld delta = 64 * EPS * S;
             int amb = ld_abs(q.sv) < 2 * 64 * EPS * vl && q.s0 <= r0 + delta;
             float t = h.f[0][i];
-            int ok = check_t(plane_f, &q, r0, delta, q.sv, amb, flags, t, "sphere", done + i);
+            oracle_hit hs, hg;
+            int ok = check_t(plane_f, &q, r0, delta, q.sv, amb, flags, t, "sphere", done + i,
+                             &hs, &hg);
+            /* near-tangential motion: the exit, unlike t in [0, 1], moves with the error in
+               n.v (FLT_EPSILON |v|), so the bounds also change n.v by the tangential margin */
+            plane_q qs = {q.s0, q.sv + 2 * 64 * EPS * vl}, qg = {q.s0, q.sv - 2 * 64 * EPS * vl};
+            ok = ok && check_exit(plane_f, &qs, &qg, r0, delta, hs, hg, t, h.t_exit[i],
+                                  "sphere", done + i);
             if (ok && t != TOI_NO_HIT) {
                 hits++;
                 ld tt = t, st = q.s0 + tt * q.sv, perr = 0;
@@ -257,8 +310,143 @@ static void acc_plane(const void *ctx)
     t_spheres_free(&s);
 }
 
+/* A random unit vector (float, rounded). */
+static void unit3(rng *r, float d[3])
+{
+    float l2;
+    do {
+        for (int k = 0; k < 3; k++)
+            d[k] = rng_range(r, -1, 1);
+        l2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    } while (l2 < 0.01f || l2 > 1.0f);
+    float l = sqrtf(l2);
+    for (int k = 0; k < 3; k++)
+        d[k] /= l;
+}
+
+/* Exit times across the magnitude of the relative motion: pairs and plane spheres near or in
+   contact whose motion is 2^-k of the geometry, k in 0 .. 130 (v.v below TOI_EXIT_MIN_A from
+   k ~ 32: the rescaled solve; exits beyond the float range from k ~ 127), with every overlap
+   wanted, against the oracle: hit/miss, t and the exit. */
+static void acc_exit_magnitudes(const void *ctx)
+{
+    (void)ctx;
+    const size_t N = 1024;
+    size_t total = t_count(40000), done = 0, fails = 0, hits = 0, beyond = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_sph a, b, c;
+    t_hits h, hp;
+    t_spheres_alloc(&a, N);
+    t_spheres_alloc(&b, N);
+    t_spheres_alloc(&c, N);
+    t_hits_alloc(&h, N);
+    t_hits_alloc(&hp, N);
+    rng r = {0xE417};
+    const unsigned flags = TOI_ALL_OVERLAPS;
+    while (done < total && fails < 5) {
+        toi_plane P;
+        gen_plane(&r, &P);
+        const float pn[3] = {P.nx, P.ny, P.nz};
+        for (size_t i = 0; i < N; i++) {
+            static const float scales[3] = {1e-3f, 1.0f, 1e3f};
+            float s = scales[rng_below(&r, 3)], d[3], u[3];
+            float R = rng_range(&r, 0.1f, 1.0f) * s;
+            float dist = R * rng_range(&r, 0.0f, 1.2f);
+            float speed = ldexpf(rng_range(&r, 0.5f, 1.0f) * s, -(int)rng_below(&r, 131));
+            int still_b = (int)rng_below(&r, 2), flip = (int)rng_below(&r, 2);
+            unit3(&r, d);
+            unit3(&r, u);
+            for (int k = 0; k < 3; k++) {
+                b.f[k][i] = rng_range(&r, -s, s);
+                a.f[k][i] = b.f[k][i] + d[k] * dist;
+                b.f[3 + k][i] = still_b ? 0.0f : u[k] * speed;
+                a.f[3 + k][i] = b.f[3 + k][i] + (flip ? -u[k] : u[k]) * speed;
+            }
+            a.f[6][i] = R * 0.5f, b.f[6][i] = R * 0.5f;
+            /* the plane's sphere: rising or sinking at 2^-k, sometimes also sliding */
+            float s0 = R * rng_range(&r, -1.0f, 1.2f);
+            float sv = rng_below(&r, 2) ? speed : -speed;
+            float tang = rng_below(&r, 2) ? 0.0f : speed * rng_range(&r, 0, 4);
+            for (int k = 0; k < 3; k++) {
+                c.f[k][i] = pn[k] * (P.d + s0) + u[k] * s;
+                c.f[3 + k][i] = pn[k] * sv + d[k] * tang;
+            }
+            c.f[6][i] = R;
+        }
+        t_spheres(&t_impls[0], N, &a.s, &b.s, flags, &h.h);
+        t_plane(&t_impls[0], N, &c.s, &P, flags, &hp.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            sphere_q q;
+            for (int k = 0; k < 3; k++) {
+                q.l[k] = (ld)a.f[k][i] - (ld)b.f[k][i];
+                q.v[k] = (ld)a.f[3 + k][i] - (ld)b.f[3 + k][i];
+            }
+            ld R = (ld)a.f[6][i] + (ld)b.f[6][i];
+            ld ll = ld_norm3(q.l[0], q.l[1], q.l[2]), vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+            ld delta = 64 * EPS * max4(ll, vl, R, 0);
+            ld lv = q.l[0] * q.v[0] + q.l[1] * q.v[1] + q.l[2] * q.v[2];
+            int amb = ld_abs(lv) < 2 * delta * vl && sphere_f(&q, 0) <= R + delta;
+            float t = h.f[0][i];
+            oracle_hit hs, hg;
+            int ok = check_t(sphere_f, &q, R, delta, lv, amb, flags, t, "pair", done + i, &hs,
+                             &hg) &&
+                     check_exit(sphere_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i], "pair",
+                                done + i);
+            hits += t != TOI_NO_HIT;
+            beyond += h.t_exit[i] == INFINITY && t != TOI_NO_HIT;
+            if (!ok) {
+                float in[14];
+                for (int k = 0; k < 7; k++)
+                    in[k] = a.f[k][i], in[7 + k] = b.f[k][i];
+                print_q(in, 14);
+                fails++;
+                continue;
+            }
+            const ld n[3] = {P.nx, P.ny, P.nz};
+            ld cc[3], v[3];
+            for (int k = 0; k < 3; k++)
+                cc[k] = c.f[k][i], v[k] = c.f[3 + k][i];
+            plane_q pq = {n[0] * cc[0] + n[1] * cc[1] + n[2] * cc[2] - P.d,
+                          n[0] * v[0] + n[1] * v[1] + n[2] * v[2]};
+            ld r0 = c.f[6][i];
+            vl = ld_norm3(v[0], v[1], v[2]);
+            delta = 64 * EPS * max4(ld_norm3(cc[0], cc[1], cc[2]), ld_abs(P.d), vl, r0);
+            amb = ld_abs(pq.sv) < 2 * 64 * EPS * vl && pq.s0 <= r0 + delta;
+            t = hp.f[0][i];
+            plane_q qs = {pq.s0, pq.sv + 2 * 64 * EPS * vl};
+            plane_q qg = {pq.s0, pq.sv - 2 * 64 * EPS * vl};
+            ok = check_t(plane_f, &pq, r0, delta, pq.sv, amb, flags, t, "sphere", done + i, &hs,
+                         &hg) &&
+                 check_exit(plane_f, &qs, &qg, r0, delta, hs, hg, t, hp.t_exit[i], "sphere",
+                            done + i);
+            hits += t != TOI_NO_HIT;
+            beyond += hp.t_exit[i] == INFINITY && t != TOI_NO_HIT;
+            if (!ok) {
+                float in[11];
+                for (int k = 0; k < 7; k++)
+                    in[k] = c.f[k][i];
+                in[7] = P.nx, in[8] = P.ny, in[9] = P.nz, in[10] = P.d;
+                print_q(in, 11);
+                fails++;
+            }
+        }
+        done += N;
+    }
+    printf("    %zu pairs and %zu plane spheres (%zu hits, %zu never separating) against the "
+           "oracle\n", done, done, hits, beyond);
+    t_hits_free(&h);
+    t_hits_free(&hp);
+    t_spheres_free(&a);
+    t_spheres_free(&b);
+    t_spheres_free(&c);
+}
+
 void group_accuracy(void)
 {
     t_run("accuracy/sphere pairs: scalar vs long-double oracle", acc_spheres, NULL);
     t_run("accuracy/plane: scalar vs long-double oracle", acc_plane, NULL);
+    t_run("accuracy/exit times, relative motion 1 to 2^-130: scalar vs long-double oracle",
+          acc_exit_magnitudes, NULL);
 }

@@ -35,51 +35,71 @@ typedef struct pair_case {
     float a[7], b[7]; /* x y z vx vy vz r */
     unsigned flags;
     expect e;
+    float t_exit; /* of a hit (a miss wants TOI_NO_HIT) */
 } pair_case;
+
+/* The exit time of lane i: TOI_NO_HIT for a miss; +0 (not -0) where it is 0. */
+static void check_exit_lane(const t_hits *h, size_t i, int hit, float want, const char *what)
+{
+    float got = h->t_exit[i];
+    if (!hit)
+        want = TOI_NO_HIT;
+    CHECK(near(got, want) && (want != 0.0f || float_bits(got) == 0u),
+          "%s lane %zu: t_exit = %.9g (0x%08x), want %.9g", what, i, got, float_bits(got), want);
+}
+
+#define MISS {0}, TOI_NO_HIT /* expect a miss: every output 0, t and t_exit TOI_NO_HIT */
 
 static const pair_case pair_cases[] = {
     {"head-on", {-5, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0,
-     {1, 0.3f, {-1, 0, 0}, {-1, 0, 0}, 0}},
+     {1, 0.3f, {-1, 0, 0}, {-1, 0, 0}, 0}, 0.7f},
     {"B moving", {0, 0, 0, 0, 0, 0, 1}, {5, 0, 0, -10, 0, 0, 1}, 0,
-     {1, 0.3f, {-1, 0, 0}, {1, 0, 0}, 0}},
+     {1, 0.3f, {-1, 0, 0}, {1, 0, 0}, 0}, 0.7f},
     {"glancing hit", {-5, 1.5f, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0,
-     {1, 0.367712434f, {-0.661437828f, 0.75f, 0}, {-0.661437828f, 0.75f, 0}, 0}},
-    {"glancing miss", {-5, 2.5f, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, {0}},
+     {1, 0.367712434f, {-0.661437828f, 0.75f, 0}, {-0.661437828f, 0.75f, 0}, 0}, 0.632287566f},
+    {"glancing miss", {-5, 2.5f, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, MISS},
     {"touch at t = 1", {-12, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0,
-     {1, 1.0f, {-1, 0, 0}, {-1, 0, 0}, 0}},
-    {"short of contact", {-12.5f, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, {0}},
+     {1, 1.0f, {-1, 0, 0}, {-1, 0, 0}, 0}, 1.4f},
+    {"short of contact", {-12.5f, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, MISS},
     {"touch at t = 0 approaching", {-2, 0, 0, 1, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0,
-     {1, 0, {-1, 0, 0}, {-1, 0, 0}, 0}},
-    {"touch at t = 0 separating", {-2, 0, 0, -1, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, {0}},
+     {1, 0, {-1, 0, 0}, {-1, 0, 0}, 0}, 4},
+    {"touch at t = 0 separating", {-2, 0, 0, -1, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, MISS},
     {"touch at t = 0 separating, all overlaps", {-2, 0, 0, -1, 0, 0, 1},
-     {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, {1, 0, {-1, 0, 0}, {-1, 0, 0}, 0}},
-    {"touch at t = 0 sliding", {-2, 0, 0, 0, 1, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, {0}},
+     {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, {1, 0, {-1, 0, 0}, {-1, 0, 0}, 0}, 0},
+    {"touch at t = 0 sliding", {-2, 0, 0, 0, 1, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, MISS},
     {"zero displacement apart", {-5, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS,
-     {0}},
-    {"zero displacement overlapping", {-1, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, {0}},
+     MISS},
+    {"zero displacement overlapping", {-1, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, MISS},
     {"zero displacement overlapping, all overlaps", {-1, 0, 0, 0, 0, 0, 1},
-     {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, {1, 0, {-1, 0, 0}, {-1, 0, 0}, 1}},
+     {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, {1, 0, {-1, 0, 0}, {-1, 0, 0}, 1}, INFINITY},
     {"overlap approaching", {-1, 0, 0, 0.5f, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0,
-     {1, 0, {-1, 0, 0}, {-1, 0, 0}, 1}},
-    {"overlap separating", {-1, 0, 0, -0.5f, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, {0}},
-    {"overlap sliding", {0, -1, 0, 3, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, {0}},
-    {"coincident centres", {3, 4, 5, 0, 0, 0, 1}, {3, 4, 5, 0, 0, 0, 2}, 0, {0}},
+     {1, 0, {-1, 0, 0}, {-1, 0, 0}, 1}, 6},
+    {"overlap separating", {-1, 0, 0, -0.5f, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, MISS},
+    {"overlap sliding", {0, -1, 0, 3, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0, MISS},
+    {"coincident centres", {3, 4, 5, 0, 0, 0, 1}, {3, 4, 5, 0, 0, 0, 2}, 0, MISS},
     {"coincident centres, all overlaps", {3, 4, 5, 1, 0, 0, 1}, {3, 4, 5, 1, 0, 0, 2},
-     TOI_ALL_OVERLAPS, {1, 0, {1, 0, 0}, {5, 4, 5}, 3}},
+     TOI_ALL_OVERLAPS, {1, 0, {1, 0, 0}, {5, 4, 5}, 3}, INFINITY},
     {"radius 0 through a point", {-1, 0, 0, 2, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, 0,
-     {1, 0.5f, {1, 0, 0}, {0, 0, 0}, 0}},
+     {1, 0.5f, {1, 0, 0}, {0, 0, 0}, 0}, 0.5f},
     {"radius 0 against a sphere", {-5, 0, 0, 10, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 2}, 0,
-     {1, 0.3f, {-1, 0, 0}, {-2, 0, 0}, 0}},
+     {1, 0.3f, {-1, 0, 0}, {-2, 0, 0}, 0}, 0.7f},
     {"negative zero radius", {-5, 0, 0, 10, 0, 0, -0.0f}, {0, 0, 0, 0, 0, 0, 2}, 0,
-     {1, 0.3f, {-1, 0, 0}, {-2, 0, 0}, 0}},
+     {1, 0.3f, {-1, 0, 0}, {-2, 0, 0}, 0}, 0.7f},
     {"far from the origin", {99995, 1e5f, 1e5f, 10, 0, 0, 1}, {1e5f, 1e5f, 1e5f, 0, 0, 0, 1}, 0,
-     {1, 0.3f, {-1, 0, 0}, {99999, 1e5f, 1e5f}, 0}},
-    {"NaN position", {NANF, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, {0}},
-    {"Inf displacement", {-5, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, INFINITY, 0, 1}, 0, {0}},
-    {"Inf radius", {-5, 0, 0, 10, 0, 0, INFINITY}, {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, {0}},
+     {1, 0.3f, {-1, 0, 0}, {99999, 1e5f, 1e5f}, 0}, 0.7f},
+    {"NaN position", {NANF, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, MISS},
+    {"Inf displacement", {-5, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, INFINITY, 0, 1}, 0, MISS},
+    {"Inf radius", {-5, 0, 0, 10, 0, 0, INFINITY}, {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, MISS},
     {"negative radius", {-5, 0, 0, 10, 0, 0, 1}, {0, 0, 0, 0, 0, 0, -0.5f}, TOI_ALL_OVERLAPS,
-     {0}},
-    {"NaN radius", {-1, 0, 0, 10, 0, 0, NANF}, {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, {0}},
+     MISS},
+    {"NaN radius", {-1, 0, 0, 10, 0, 0, NANF}, {0, 0, 0, 0, 0, 0, 1}, TOI_ALL_OVERLAPS, MISS},
+    /* exits of tiny motion: the rescaled solve (v.v below TOI_EXIT_MIN_A), exact here */
+    {"tiny motion, exit far past the step", {-1, 0, 0, 0x1p-40f, 0, 0, 1},
+     {0, 0, 0, 0, 0, 0, 1}, 0, {1, 0, {-1, 0, 0}, {-1, 0, 0}, 1}, 0x3p40f},
+    {"smallest normal motion", {-1, 0, 0, 0x1p-126f, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 1}, 0,
+     {1, 0, {-1, 0, 0}, {-1, 0, 0}, 1}, 0x3p126f},
+    {"subnormal motion: exit beyond the float range", {-1, 0, 0, 0x1p-128f, 0, 0, 1},
+     {0, 0, 0, 0, 0, 0, 1}, 0, {1, 0, {-1, 0, 0}, {-1, 0, 0}, 1}, INFINITY},
 };
 #define NPAIR (sizeof pair_cases / sizeof pair_cases[0])
 
@@ -106,6 +126,7 @@ static void case_pairs(const void *ctx)
         ptrdiff_t r = t_spheres(im, 1, &a.s, &b.s, pair_cases[c].flags, &h.h);
         CHECK(r == pair_cases[c].e.hit, "%s: returned %td", pair_cases[c].name, r);
         check_lane(&h, 0, &pair_cases[c].e, pair_cases[c].name);
+        check_exit_lane(&h, 0, pair_cases[c].e.hit, pair_cases[c].t_exit, pair_cases[c].name);
         CHECK(float_bits(h.f[0][1]) == 0xA5A5A5A5u, "%s: wrote past the end", pair_cases[c].name);
     }
     for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
@@ -121,21 +142,24 @@ static void case_pairs(const void *ctx)
         t_hits_fill(&h, 0xA5);
         ptrdiff_t r = t_spheres(im, n, &a.s, &b.s, flags, &h.h);
         CHECK(r == (ptrdiff_t)want, "batch of %zu: returned %td, want %zu", n, r, want);
-        for (size_t i = 0; i < n; i++)
-            check_lane(&h, i, &pair_cases[idx[i]].e, pair_cases[idx[i]].name);
+        for (size_t i = 0; i < n; i++) {
+            const pair_case *pc = &pair_cases[idx[i]];
+            check_lane(&h, i, &pc->e, pc->name);
+            check_exit_lane(&h, i, pc->e.hit, pc->t_exit, pc->name);
+        }
     }
     t_hits_free(&h);
     t_spheres_free(&a);
     t_spheres_free(&b);
 }
 
-/* Every batch size from 1 to 3 * 8 + 1 (every tail of every width), at 4 misalignments, with
-   lanes cycling through hit / miss / overlap; nothing past n is written, and outputs passed
-   as NULL leave t unchanged. */
+/* Every batch size from 1 to 3 * T_MAXW + 1 (every tail of every width), at 4 misalignments,
+   with lanes cycling through hit / miss / overlap; nothing past n is written, and outputs
+   passed as NULL leave t unchanged. */
 static void case_sizes(const void *ctx)
 {
     const t_impl *im = ctx;
-    const size_t maxn = 3 * 8 + 1;
+    const size_t maxn = 3 * T_MAXW + 1;
     const int pick[3] = {0, 3, 13}; /* head-on, glancing miss, overlap approaching */
     t_sph a, b;
     t_hits h, h2;
@@ -159,12 +183,20 @@ static void case_sizes(const void *ctx)
             }
             toi_hits o = h.h;
             o.t += off, o.nx += off, o.ny += off, o.nz += off, o.px += off, o.py += off;
-            o.pz += off, o.depth += off;
+            o.pz += off, o.depth += off, o.t_exit += off;
             t_hits_fill(&h, 0xA5);
             ptrdiff_t r = t_spheres(im, n, &sa, &sb, 0, &o);
             CHECK(r == (ptrdiff_t)want, "n %zu off %zu: returned %td, want %zu", n, off, r, want);
-            for (size_t i = 0; i < n; i++)
-                check_lane(&h, off + i, &pair_cases[pick[(i + n) % 3]].e, "sizes");
+            for (size_t i = 0; i < n; i++) {
+                const pair_case *pc = &pair_cases[pick[(i + n) % 3]];
+                check_lane(&h, off + i, &pc->e, "sizes");
+                check_exit_lane(&h, off + i, pc->e.hit, pc->t_exit, "sizes");
+            }
+            CHECK(float_bits(h.t_exit[off + n]) == 0xA5A5A5A5u, "n %zu: t_exit written past end",
+                  n);
+            if (off)
+                CHECK(float_bits(h.t_exit[off - 1]) == 0xA5A5A5A5u,
+                      "n %zu: t_exit written before start", n);
             for (int k = 0; k < T_NOUT; k++) {
                 CHECK(float_bits(h.f[k][off + n]) == 0xA5A5A5A5u, "n %zu: %s written past end",
                       n, t_out_names[k]);
@@ -173,7 +205,7 @@ static void case_sizes(const void *ctx)
                           "n %zu: %s written before start", n, t_out_names[k]);
             }
             /* t only, then t with only the depth */
-            toi_hits o2 = {h2.h.t + off, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            toi_hits o2 = {h2.h.t + off, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             t_hits_fill(&h2, 0xA5);
             CHECK(t_spheres(im, n, &sa, &sb, 0, &o2) == r, "t-only count differs");
             o2.depth = h2.h.depth + off;
@@ -185,6 +217,14 @@ static void case_sizes(const void *ctx)
                       "n %zu lane %zu: depth differs with NULL outputs", n, i);
                 CHECK(float_bits(h2.f[1][off + i]) == 0xA5A5A5A5u, "nx written");
             }
+            /* t with only the exit time: the same t and t_exit as with every output */
+            o2.depth = NULL;
+            o2.t_exit = h2.h.t_exit + off;
+            CHECK(t_spheres(im, n, &sa, &sb, 0, &o2) == r, "t+t_exit count differs");
+            for (size_t i = 0; i < n; i++)
+                CHECK(float_bits(h2.f[0][off + i]) == float_bits(h.f[0][off + i]) &&
+                          float_bits(h2.t_exit[off + i]) == float_bits(h.t_exit[off + i]),
+                      "n %zu lane %zu: t or t_exit differs with NULL outputs", n, i);
         }
     t_hits_free(&h);
     t_hits_free(&h2);
@@ -207,7 +247,7 @@ static void case_pair_list(const void *ctx)
     t_hits_alloc(&h, n);
     for (int i = 0; i < 3; i++)
         set_sphere(&s, (size_t)i, bodies[i]);
-    const expect hit01 = {1, 0.3f, {-1, 0, 0}, {-1, 0, 0}, 0};
+    const expect hit01 = {1, 0.3f, {-1, 0, 0}, {-1, 0, 0}, 0}; /* exit 0.7, self pairs never */
     const expect hit10 = {1, 0.3f, {1, 0, 0}, {-1, 0, 0}, 0};
     const expect self1 = {1, 0, {1, 0, 0}, {1, 0, 0}, 2};
     const expect self0 = {1, 0, {1, 0, 0}, {-4, 0, 0}, 2}; /* fallback normal from (-5,0,0) */
@@ -226,6 +266,7 @@ static void case_pair_list(const void *ctx)
             else if (ia[k] == 0 && ib[k] == 0 && flags)
                 e = &self0;
             check_lane(&h, k, e, "pair list");
+            check_exit_lane(&h, k, e->hit, ia[k] == ib[k] ? INFINITY : 0.7f, "pair list");
         }
         /* a self pair moves with itself: touching, never approaching */
         CHECK(r == (flags ? 8 : 5), "pair list returned %td", r);
@@ -240,35 +281,43 @@ typedef struct plane_case {
     float s[7];
     unsigned flags;
     expect e;
+    float t_exit; /* of a hit */
 } plane_case;
 
 static const plane_case plane_cases[] = {
     {"falling onto z = 0", {0, 0, 1, 0}, {1, 2, 5, 0, 0, -10, 1}, 0,
-     {1, 0.4f, {0, 0, 1}, {1, 2, 0}, 0}},
-    {"parallel", {0, 0, 1, 0}, {1, 2, 5, 5, 0, 0, 1}, 0, {0}},
-    {"moving away", {0, 0, 1, 0}, {1, 2, 5, 0, 0, 1, 1}, 0, {0}},
-    {"short of the plane", {0, 0, 1, 0}, {0, 0, 12, 0, 0, -10, 1}, 0, {0}},
-    {"touch at t = 1", {0, 0, 1, 0}, {0, 0, 11, 0, 0, -10, 1}, 0, {1, 1, {0, 0, 1}, {0, 0, 0}, 0}},
+     {1, 0.4f, {0, 0, 1}, {1, 2, 0}, 0}, INFINITY},
+    {"parallel", {0, 0, 1, 0}, {1, 2, 5, 5, 0, 0, 1}, 0, MISS},
+    {"moving away", {0, 0, 1, 0}, {1, 2, 5, 0, 0, 1, 1}, 0, MISS},
+    {"short of the plane", {0, 0, 1, 0}, {0, 0, 12, 0, 0, -10, 1}, 0, MISS},
+    {"touch at t = 1", {0, 0, 1, 0}, {0, 0, 11, 0, 0, -10, 1}, 0,
+     {1, 1, {0, 0, 1}, {0, 0, 0}, 0}, INFINITY},
     {"inside the solid, sinking", {0, 0, 1, 0}, {0, 0, -3, 0, 0, -1, 1}, 0,
-     {1, 0, {0, 0, 1}, {0, 0, 0}, 4}},
-    {"inside the solid, rising", {0, 0, 1, 0}, {0, 0, -3, 0, 0, 1, 1}, 0, {0}},
+     {1, 0, {0, 0, 1}, {0, 0, 0}, 4}, INFINITY},
+    {"inside the solid, rising", {0, 0, 1, 0}, {0, 0, -3, 0, 0, 1, 1}, 0, MISS},
     {"inside the solid, rising, all overlaps", {0, 0, 1, 0}, {0, 0, -3, 0, 0, 1, 1},
-     TOI_ALL_OVERLAPS, {1, 0, {0, 0, 1}, {0, 0, 0}, 4}},
-    {"resting and sliding", {0, 0, 1, 0}, {0, 0, 1, 3, 0, 0, 1}, 0, {0}},
+     TOI_ALL_OVERLAPS, {1, 0, {0, 0, 1}, {0, 0, 0}, 4}, 4},
+    {"resting and sliding", {0, 0, 1, 0}, {0, 0, 1, 3, 0, 0, 1}, 0, MISS},
     {"resting and sliding, all overlaps", {0, 0, 1, 0}, {0, 0, 1, 3, 0, 0, 1}, TOI_ALL_OVERLAPS,
-     {1, 0, {0, 0, 1}, {0, 0, 0}, 0}},
+     {1, 0, {0, 0, 1}, {0, 0, 0}, 0}, INFINITY},
     {"tilted plane", {0.6f, 0.8f, 0, 2}, {6, 8, 0, -6, -8, 0, 1}, 0,
-     {1, 0.7f, {0.6f, 0.8f, 0}, {1.2f + 1.2f * 0, 1.6f, 0}, 0}},
-    {"radius 0", {0, 0, 1, 0}, {0, 0, 5, 0, 0, -10, 0}, 0, {1, 0.5f, {0, 0, 1}, {0, 0, 0}, 0}},
-    {"NaN plane", {0, 0, NANF, 0}, {1, 2, 5, 0, 0, -10, 1}, TOI_ALL_OVERLAPS, {0}},
-    {"Inf plane offset", {0, 0, 1, INFINITY}, {1, 2, 5, 0, 0, -10, 1}, TOI_ALL_OVERLAPS, {0}},
-    {"NaN sphere", {0, 0, 1, 0}, {1, NANF, 5, 0, 0, -10, 1}, TOI_ALL_OVERLAPS, {0}},
-    {"negative radius", {0, 0, 1, 0}, {1, 2, 0, 0, 0, -10, -1}, TOI_ALL_OVERLAPS, {0}},
+     {1, 0.7f, {0.6f, 0.8f, 0}, {1.2f + 1.2f * 0, 1.6f, 0}, 0}, INFINITY},
+    {"radius 0", {0, 0, 1, 0}, {0, 0, 5, 0, 0, -10, 0}, 0, {1, 0.5f, {0, 0, 1}, {0, 0, 0}, 0},
+     INFINITY},
+    {"rising out of contact, all overlaps", {0, 0, 1, 0}, {0, 0, 0.5f, 0, 0, 2, 1},
+     TOI_ALL_OVERLAPS, {1, 0, {0, 0, 1}, {0, 0, 0}, 0.5f}, 0.25f},
+    /* n.v of a tiny displacement: the rescaled exit (|v|_1 below TOI_EXIT_MIN_V), exact */
+    {"rising at 2^-120, all overlaps", {0, 0, 1, 0}, {0, 0, 0.5f, 0, 0, 0x1p-120f, 1},
+     TOI_ALL_OVERLAPS, {1, 0, {0, 0, 1}, {0, 0, 0}, 0.5f}, 0x1p119f},
+    {"NaN plane", {0, 0, NANF, 0}, {1, 2, 5, 0, 0, -10, 1}, TOI_ALL_OVERLAPS, MISS},
+    {"Inf plane offset", {0, 0, 1, INFINITY}, {1, 2, 5, 0, 0, -10, 1}, TOI_ALL_OVERLAPS, MISS},
+    {"NaN sphere", {0, 0, 1, 0}, {1, NANF, 5, 0, 0, -10, 1}, TOI_ALL_OVERLAPS, MISS},
+    {"negative radius", {0, 0, 1, 0}, {1, 2, 0, 0, 0, -10, -1}, TOI_ALL_OVERLAPS, MISS},
     /* finite inputs whose n.c - d or n.v overflows: out of range, a miss (never NaN) */
     {"n.c - d overflows", {0, 0, 1, 0x1.fffffep127f}, {0, 0, -0x1.fffffep127f, 0, 0, -1, 1},
-     TOI_ALL_OVERLAPS, {0}},
+     TOI_ALL_OVERLAPS, MISS},
     {"n.v overflows", {0.6f, 0.8f, 0, 0}, {0, 0, 0, -0x1.fffffep127f, -0x1.fffffep127f, 0, 1},
-     TOI_ALL_OVERLAPS, {0}},
+     TOI_ALL_OVERLAPS, MISS},
 };
 #define NPLANE (sizeof plane_cases / sizeof plane_cases[0])
 
@@ -285,6 +334,7 @@ static void case_plane(const void *ctx)
         ptrdiff_t r = t_plane(im, 1, &s.s, &plane_cases[c].p, plane_cases[c].flags, &h.h);
         CHECK(r == plane_cases[c].e.hit, "%s: returned %td", plane_cases[c].name, r);
         check_lane(&h, 0, &plane_cases[c].e, plane_cases[c].name);
+        check_exit_lane(&h, 0, plane_cases[c].e.hit, plane_cases[c].t_exit, plane_cases[c].name);
     }
     t_hits_free(&h);
     t_spheres_free(&s);

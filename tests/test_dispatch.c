@@ -15,6 +15,8 @@ static void case_names(const void *ctx)
     CHECK(strcmp(toi_backend_name(TOI_BACKEND_SSE), "sse") == 0, "sse name");
     CHECK(strcmp(toi_backend_name(TOI_BACKEND_AVX2), "avx2") == 0, "avx2 name");
     CHECK(strcmp(toi_backend_name(TOI_BACKEND_NEON), "neon") == 0, "neon name");
+    CHECK(strcmp(toi_backend_name(TOI_BACKEND_AVX512), "avx512") == 0, "avx512 name");
+    CHECK(TOI_BACKEND_AVX512 == TOI_BACKEND_NEON + 1, "avx512 appended after neon");
     CHECK(strcmp(toi_backend_name(TOI_BACKEND_AUTO), "auto") == 0, "auto name");
     CHECK(strcmp(toi_backend_name((toi_backend)42), "unknown") == 0, "unknown name");
     CHECK(toi_version() && strcmp(toi_version(), TOI_VERSION_STRING) == 0, "version");
@@ -26,8 +28,8 @@ static void case_names(const void *ctx)
 
 static toi_backend best(void)
 {
-    static const toi_backend order[] = {TOI_BACKEND_AVX2, TOI_BACKEND_SSE, TOI_BACKEND_NEON,
-                                        TOI_BACKEND_SCALAR};
+    static const toi_backend order[] = {TOI_BACKEND_AVX512, TOI_BACKEND_AVX2, TOI_BACKEND_SSE,
+                                        TOI_BACKEND_NEON, TOI_BACKEND_SCALAR};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if (toi_backend_available(order[i]))
             return order[i];
@@ -48,7 +50,7 @@ static void case_pick(const void *ctx)
     }
     printf("    dispatch picked %s (TOI_BACKEND=%s); available:", toi_backend_name(t_initial_backend),
            env ? env : "unset");
-    for (toi_backend b = TOI_BACKEND_SCALAR; b <= TOI_BACKEND_NEON; b++)
+    for (toi_backend b = TOI_BACKEND_SCALAR; b <= TOI_BACKEND_AVX512; b++)
         if (toi_backend_available(b))
             printf(" %s", toi_backend_name(b));
     printf("\n");
@@ -63,12 +65,14 @@ static void case_force(const void *ctx)
     CHECK(!toi_backend_available(TOI_BACKEND_NEON), "no NEON on x86");
     CHECK(toi_set_backend(TOI_BACKEND_NEON) == TOI_ENOTSUP, "forcing NEON on x86");
 #elif defined(__aarch64__)
-    CHECK(!toi_backend_available(TOI_BACKEND_SSE) && !toi_backend_available(TOI_BACKEND_AVX2),
+    CHECK(!toi_backend_available(TOI_BACKEND_SSE) && !toi_backend_available(TOI_BACKEND_AVX2) &&
+              !toi_backend_available(TOI_BACKEND_AVX512),
           "no x86 backends on aarch64");
+    CHECK(toi_set_backend(TOI_BACKEND_AVX512) == TOI_ENOTSUP, "forcing AVX-512 on aarch64");
     CHECK(toi_set_backend(TOI_BACKEND_AVX2) == TOI_ENOTSUP, "forcing AVX2 on aarch64");
 #endif
     CHECK(toi_set_backend((toi_backend)42) == TOI_ENOTSUP, "unknown backend");
-    for (toi_backend b = TOI_BACKEND_SCALAR; b <= TOI_BACKEND_NEON; b++) {
+    for (toi_backend b = TOI_BACKEND_SCALAR; b <= TOI_BACKEND_AVX512; b++) {
         if (!toi_backend_available(b))
             continue;
         CHECK(toi_set_backend(b) == TOI_OK, "set %s", toi_backend_name(b));
@@ -94,10 +98,17 @@ void group_dispatch(void)
 }
 
 /* ---- the AVX upper state ----
-   A function that used 256-bit registers must return with their upper halves zeroed
-   (vzeroupper), or every legacy-SSE instruction the caller runs afterwards pays a state
-   transition. XGETBV with ECX = 1 reports the state in use (XINUSE bit 2: the upper halves),
-   where CPUID leaf 0xD, sub-leaf 1 says it is supported. */
+   A function that used 256- or 512-bit registers must return with the upper parts of
+   XMM0-15 zeroed (vzeroupper), or every legacy-SSE instruction the caller runs afterwards
+   pays a state transition (or, on some CPUs, a false dependency on the whole register).
+   XGETBV with ECX = 1 reports the state in use (XINUSE), where CPUID leaf 0xD, sub-leaf 1
+   says it is supported: bit 2 the YMM upper halves of registers 0-15, bit 7 the ZMM upper
+   halves of registers 0-15, bit 6 ZMM16-31. CPUs may report a bit as in use when it is not
+   (AMD Zen 5 keeps bits 5 and 7 set even after vzeroall, and clears bit 6 on vzeroupper),
+   so the check is relative: a kernel's return state must not change when the test itself
+   then runs vzeroupper, i.e. the kernel left nothing that vzeroupper would clear. (What
+   vzeroupper leaves alone - ZMM16-31 on Intel, the opmask registers - costs legacy SSE
+   nothing.) */
 #if defined(__x86_64__)
 #include <cpuid.h>
 
@@ -112,21 +123,21 @@ static int xinuse_supported(void)
     return (a >> 2) & 1;
 }
 
-static int upper_dirty(void)
+static unsigned xinuse(void)
 {
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
-    return (lo >> 2) & 1;
+    return lo;
 }
 
 static void case_upper_state(const void *ctx)
 {
-    (void)ctx;
-    if (!toi_backend_available(TOI_BACKEND_AVX2) || !xinuse_supported()) {
-        printf("    no AVX2 backend or no XINUSE on this CPU: nothing to check\n");
+    const toi_backend be = *(const toi_backend *)ctx;
+    if (!toi_backend_available(be) || !xinuse_supported()) {
+        printf("    no %s backend or no XINUSE on this CPU: skipped\n", toi_backend_name(be));
         return;
     }
-    enum { N = 19 };
+    enum { N = 2 * T_MAXW + 3 }; /* whole vectors and a tail on every backend */
     float f[16][N];
     for (int k = 0; k < 16; k++)
         for (int i = 0; i < N; i++)
@@ -141,11 +152,11 @@ static void case_upper_state(const void *ctx)
     uint8_t feature[N];
     for (int i = 0; i < N; i++)
         idx[i] = (uint32_t)(N - 1 - i);
-    toi_hits h = {o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], index, feature};
+    toi_hits h = {o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], index, feature, 0};
     toi_plane pl = {0, 0, 1, 0};
     float mx[N], my[N], mz[N], mvx[N], mvy[N], mvz[N];
     toi_motion m = {mx, my, mz, mvx, mvy, mvz, NULL, NULL, NULL};
-    CHECK(toi_set_backend(TOI_BACKEND_AVX2) == TOI_OK, "force avx2");
+    CHECK(toi_set_backend(be) == TOI_OK, "force %s", toi_backend_name(be));
     static const char *const names[] = {"toi_sweep_spheres", "toi_sweep_sphere_pairs",
                                         "toi_sweep_spheres_plane", "toi_sweep_spheres_triangles",
                                         "toi_sweep_sphere_triangle_pairs",
@@ -164,8 +175,15 @@ static void case_upper_state(const void *ctx)
         case 5: r = toi_sweep_spheres_triangle_set(N, &s2, N, &tri, 0, &h); break;
         default: r = toi_respond(N, &m, &h, 0.5f, 0.0f); break;
         }
+        unsigned in_use = xinuse();
+        __asm__ volatile("vzeroupper"); /* AVX is there: the backend runs */
+        unsigned clean = xinuse();
         CHECK(r >= 0, "%s failed: %td", names[q], r);
-        CHECK(!upper_dirty(), "%s (avx2) returned with the YMM upper halves in use", names[q]);
+        CHECK((in_use & 0xc4u) == (clean & 0xc4u),
+              "%s (%s) returned with upper register state in use (XINUSE %#x, %#x after "
+              "vzeroupper)", names[q], toi_backend_name(be), in_use, clean);
+        CHECK(toi_last_backend() == be, "%s ran on %s", names[q],
+              toi_backend_name(toi_last_backend()));
     }
     toi_set_backend(TOI_BACKEND_AUTO);
 }
@@ -174,6 +192,9 @@ static void case_upper_state(const void *ctx)
 void group_dispatch_abi(void)
 {
 #if defined(__x86_64__)
-    t_run("dispatch/avx2 kernels return with clean YMM upper state", case_upper_state, NULL);
+    static const toi_backend avx2 = TOI_BACKEND_AVX2, avx512 = TOI_BACKEND_AVX512;
+    t_run("dispatch/avx2 kernels return with clean YMM upper state", case_upper_state, &avx2);
+    t_run("dispatch/avx512 kernels return with clean YMM/ZMM upper state", case_upper_state,
+          &avx512);
 #endif
 }

@@ -1,14 +1,19 @@
 /* test_golden.c - group 7: cross-architecture determinism. A fixed seeded input set (every
    query family, special values included, every flag value) is run on every backend and all
    output bits are hashed; the hash must equal the committed golden value on x86-64 (scalar,
-   sse, avx2, neon through SIMDe) and on aarch64 (scalar, neon). */
+   sse, avx2, avx512 where the CPU has it, neon through SIMDe) and on aarch64 (scalar, neon).
+   The exit times (toi_hits.t_exit) have a hash of their own, GOLDEN_EXIT: the sphere and
+   plane queries' t_exit on the same inputs, then on those inputs with their motion scaled
+   down by 2^-k (k up to 130: the rescaled exit solves, and exits beyond the float range). */
 #include "gen.h"
 #include "tri_gen.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Change only with a deliberate change of results, and say so in the commit. */
 #define GOLDEN 0xd512a2f20c43e8cdull
+#define GOLDEN_EXIT 0x439a2dcb9a3e17edull
 
 #define GN 3000
 
@@ -74,9 +79,24 @@ static uint64_t golden_triangles(uint64_t h, const t_impl *im, t_sph *s, t_hits 
     return h;
 }
 
-static uint64_t golden_run(const t_impl *im)
+static uint64_t hash_exit(uint64_t h, const t_hits *o, size_t n, ptrdiff_t ret)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv(h, o->f[0], n * sizeof(float));
+    h = fnv(h, o->t_exit, n * sizeof(float));
+    return fnv(h, &ret, sizeof ret);
+}
+
+/* Scales the displacements of spheres [0, n) by 2^-(i % 131). */
+static void shrink_motion(t_sph *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int k = 3; k < 6; k++)
+            s->f[k][i] = ldexpf(s->f[k][i], -(int)(i % 131));
+}
+
+static uint64_t golden_run(const t_impl *im, uint64_t *hexit)
+{
+    uint64_t h = 0xcbf29ce484222325ull, hx = h;
     t_sph a, b;
     t_hits o;
     uint32_t *ia = malloc(GN * sizeof *ia), *ib = malloc(GN * sizeof *ib);
@@ -94,7 +114,13 @@ static uint64_t golden_run(const t_impl *im)
             ib[i] = rng_below(&r, GN);
         }
         h = hash_hits(h, &o, GN, t_spheres(im, GN, &a.s, &b.s, flags, &o.h));
+        hx = hash_exit(hx, &o, GN, 0);
         h = hash_hits(h, &o, GN, t_pairs(im, GN, ia, ib, GN, &a.s, flags, &o.h));
+        hx = hash_exit(hx, &o, GN, 0);
+        shrink_motion(&a, GN);
+        shrink_motion(&b, GN);
+        hx = hash_exit(hx, &o, GN, t_spheres(im, GN, &a.s, &b.s, flags, &o.h));
+        hx = hash_exit(hx, &o, GN, t_pairs(im, GN, ia, ib, GN, &a.s, flags, &o.h));
         toi_plane P;
         for (size_t j = 0; j < 10; j++) {
             gen_plane(&r, &P);
@@ -105,6 +131,9 @@ static uint64_t golden_run(const t_impl *im)
                     a.f[k][i] = q[k];
             }
             h = hash_hits(h, &o, GN / 10, t_plane(im, GN / 10, &a.s, &P, flags, &o.h));
+            hx = hash_exit(hx, &o, GN / 10, 0);
+            shrink_motion(&a, GN / 10);
+            hx = hash_exit(hx, &o, GN / 10, t_plane(im, GN / 10, &a.s, &P, flags, &o.h));
         }
     }
     h = golden_triangles(h, im, &a, &o, ia, ib);
@@ -113,16 +142,20 @@ static uint64_t golden_run(const t_impl *im)
     t_spheres_free(&a);
     t_spheres_free(&b);
     t_hits_free(&o);
+    *hexit = hx;
     return h;
 }
 
 static void case_golden(const void *ctx)
 {
     const t_impl *im = ctx;
-    uint64_t h = golden_run(im);
-    printf("    %s: 0x%016llx\n", im->name, (unsigned long long)h);
+    uint64_t hx, h = golden_run(im, &hx);
+    printf("    %s: 0x%016llx, exit times 0x%016llx\n", im->name, (unsigned long long)h,
+           (unsigned long long)hx);
     CHECK(h == GOLDEN, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
           (unsigned long long)h, (unsigned long long)GOLDEN);
+    CHECK(hx == GOLDEN_EXIT, "%s: exit times hash to 0x%016llx, golden 0x%016llx", im->name,
+          (unsigned long long)hx, (unsigned long long)GOLDEN_EXIT);
 }
 
 void group_golden(void)

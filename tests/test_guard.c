@@ -71,7 +71,7 @@ static void on_fault(int sig)
     raise(sig);
 }
 
-#define NGUARD (T_MAXARR + 2 + 2 * T_MAXARR + T_NOUT + 2)
+#define NGUARD (T_MAXARR + 2 + 2 * T_MAXARR + T_NOUT + 3)
 
 typedef struct guard_case {
     const t_family *fam;
@@ -83,7 +83,7 @@ static toi_hits select_outputs(const toi_hits *all, int sel)
 {
     if (sel == 0)
         return *all;
-    toi_hits o = {all->t, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    toi_hits o = {all->t, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     switch (sel) {
     case 2: o.nx = all->nx; break;
     case 3: o.ny = all->ny; break;
@@ -94,10 +94,11 @@ static toi_hits select_outputs(const toi_hits *all, int sel)
     case 8: o.depth = all->depth; break;
     case 9: o.index = all->index; break;
     case 10: o.feature = all->feature; break;
+    case 11: o.t_exit = all->t_exit; break;
     }
     return o;
 }
-#define NSEL 11
+#define NSEL 12
 
 /* A call in the fault-catching frame; -99 and a failed check on a fault. */
 static ptrdiff_t guarded_call(const guard_case *gc, size_t n, size_t nset, const t_args *a,
@@ -215,8 +216,9 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
         outf[k] = guard_alloc(&g[ng++], n * sizeof(float));
     uint32_t *index = guard_alloc(&g[ng++], n * sizeof(uint32_t));
     uint8_t *feature = guard_alloc(&g[ng++], n);
+    float *t_exit = guard_alloc(&g[ng++], n * sizeof(float));
     const toi_hits all = {outf[0], outf[1], outf[2], outf[3], outf[4], outf[5], outf[6],
-                          outf[7], index, feature};
+                          outf[7], index, feature, t_exit};
 
     /* The scalar reference's results with every output, to compare each selection against. */
     t_hits ref;
@@ -237,6 +239,7 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
                 memset(outf[k], 0xA5, n * sizeof(float));
             memset(index, 0xA5, n * sizeof(uint32_t));
             memset(feature, 0xA5, n);
+            memset(t_exit, 0xA5, n * sizeof(float));
             ptrdiff_t got = guarded_call(gc, n, nset, &a, flags, &o, sel);
             if (got == -99)
                 continue;
@@ -266,6 +269,12 @@ static void one_size(const guard_case *gc, size_t n, size_t nset, rng *r)
                 else
                     CHECK(feature[i] == 0xA5, "n %zu outputs #%d: feature[%zu] written", n,
                           sel, i);
+                if (o.t_exit && f->writes_exit)
+                    CHECK(float_bits(t_exit[i]) == float_bits(ref.t_exit[i]),
+                          "n %zu: t_exit[%zu] differs", n, i);
+                else
+                    CHECK(float_bits(t_exit[i]) == 0xA5A5A5A5u, "n %zu outputs #%d: t_exit[%zu] "
+                          "written", n, sel, i);
             }
         }
     }

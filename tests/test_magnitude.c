@@ -72,7 +72,7 @@ static void case_any_magnitude(const void *ctx)
         for (int k = 0; k < t_nparam(f); k++)
             a.param[k] = draw_any(&r, f->pkind[k], &nc, common);
         /* every flag subset that applies; rows updating in place: each optional input set */
-        unsigned flags = (unsigned)c & f->flags, outmask = f->inout ? (unsigned)c % 4 : 0xff;
+        unsigned flags = (unsigned)c & f->flags, outmask = f->inout ? (unsigned)c % 4 : 0x1ff;
         size_t len = t_fuzz_encode(f, &a, N, flags, outmask, buf, sizeof buf);
         char msg[512];
         CHECK(len > 0, "cannot encode");
@@ -123,8 +123,9 @@ static void check_head_on(const t_impl *im, float k, int want_hit, const char *w
         for (int o = 0; o < T_NOUT; o++)
             CHECK(!isnan(h.f[o][0]), "%s (%s): %s is NaN", what, how, t_out_names[o]);
         if (!want_hit) {
-            CHECK(h.f[0][0] == TOI_NO_HIT, "%s (%s): t = %g, want TOI_NO_HIT", what, how,
-                  h.f[0][0]);
+            CHECK(h.f[0][0] == TOI_NO_HIT && h.t_exit[0] == TOI_NO_HIT,
+                  "%s (%s): t = %g, t_exit = %g, want TOI_NO_HIT", what, how, h.f[0][0],
+                  h.t_exit[0]);
             continue;
         }
         CHECK(close_to(h.f[0][0], 0.3f, 1e-5f), "%s (%s): t = %.9g", what, how, h.f[0][0]);
@@ -134,6 +135,8 @@ static void check_head_on(const t_impl *im, float k, int want_hit, const char *w
         CHECK(close_to(h.f[4][0] / k, -1, 1e-5f) && h.f[5][0] == 0 && h.f[6][0] == 0,
               "%s (%s): point %g %g %g", what, how, h.f[4][0], h.f[5][0], h.f[6][0]);
         CHECK(h.f[7][0] == 0, "%s (%s): depth %g", what, how, h.f[7][0]);
+        CHECK(close_to(h.t_exit[0], 0.7f, 1e-5f), "%s (%s): t_exit = %.9g", what, how,
+              h.t_exit[0]);
     }
     t_hits_free(&h);
     t_spheres_free(&a);

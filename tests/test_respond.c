@@ -63,7 +63,7 @@ static toi_motion mot_view(const t_mot *b, size_t off, int vel)
 static toi_hits hits_view(const t_mot *b, size_t off, int depth)
 {
     toi_hits h = {b->h[0] + off, b->h[1] + off, b->h[2] + off, b->h[3] + off,
-                  NULL, NULL, NULL, depth ? b->h[4] + off : NULL, NULL, NULL};
+                  NULL, NULL, NULL, depth ? b->h[4] + off : NULL, NULL, NULL, NULL};
     return h;
 }
 
@@ -149,12 +149,12 @@ static void set_lane(t_mot *b, size_t i, const resp_case *c)
         b->h[k][i] = c->h[k];
 }
 
-/* Each case in a batch of 19 lanes (two vectors of every width and a tail), alternating with
-   plain misses, with and without velocity and depth. */
+/* Each case in a batch of 2 T_MAXW + 3 lanes (two vectors of every width and a tail),
+   alternating with plain misses, with and without velocity and depth. */
 static void case_hand(const void *ctx)
 {
     const t_impl *im = ctx;
-    const size_t n = 19;
+    const size_t n = 2 * T_MAXW + 3;
     t_mot b;
     mot_alloc(&b, n);
     for (size_t c = 0; c < NCASE; c++)
@@ -195,12 +195,12 @@ static void case_hand(const void *ctx)
     mot_free(&b);
 }
 
-/* Every batch size from 1 to 3 * 8 + 1 at 4 misalignments, lanes cycling through the cases
+/* Every batch size from 1 to 3 * T_MAXW + 1 at 4 misalignments, lanes cycling through the cases
    that share e = 1, f = 0: every lane right, nothing outside [off, off + n) written. */
 static void case_sizes(const void *ctx)
 {
     const t_impl *im = ctx;
-    const size_t maxn = 3 * 8 + 1;
+    const size_t maxn = 3 * T_MAXW + 1;
     size_t pick[NCASE], npick = 0;
     for (size_t c = 0; c < NCASE; c++)
         if (cases[c].e == 1 && cases[c].f == 0)

@@ -1,6 +1,6 @@
 /* test_triangles.c - group 1 for the triangle queries: hand-computed contract cases on every
    backend, each run through all three queries (pairs, pair lists, one-triangle sets), then
-   sets (ties, every size 0 to 3 * 8 + 1, skipped non-finite triangles), batch sizes and
+   sets (ties, every size 0 to 3 * T_MAXW + 1, skipped non-finite triangles), batch sizes and
    alignment, optional outputs, and bad calls. */
 #include "test.h"
 
@@ -339,13 +339,13 @@ static void set_tri(t_tri *t, size_t j, const float v[9])
 
 /* set: 0 pair query (index untouched), 1 one-triangle set (index 0 or none), 2 not checked */
 
-/* Sets of every size 0 .. 3 * 8 + 1: distant triangles (the box test rejects them), a later
+/* Sets of every size 0 .. 3 * T_MAXW + 1: distant triangles (the box test rejects them), a later
    hit, the earliest hit at index w, a tie with it at a higher index, a NaN triangle before
    it that would otherwise win; each at 4 misalignments. */
 static void case_sets(const void *ctx)
 {
     const t_impl *im = ctx;
-    const size_t maxn = 3 * 8 + 1;
+    const size_t maxn = 3 * T_MAXW + 1;
     const float far_tri[9] = {50, 50, 0, 52, 50, 0, 50, 52, 0};
     const float early[9] = {-1, -1, 0, 3, -1, 0, -1, 3, 0};    /* z = 0: t = 0.4 */
     const float late[9] = {-1, -1, -2, 3, -1, -2, -1, 3, -2};  /* z = -2: t = 0.6 */
@@ -429,7 +429,7 @@ static void case_set_ties(const void *ctx)
               want_t[i]);
     }
     /* t and index only; then nothing but t */
-    toi_hits o = {h.h.t, 0, 0, 0, 0, 0, 0, 0, h.h.index, 0};
+    toi_hits o = {h.h.t, 0, 0, 0, 0, 0, 0, 0, h.h.index, 0, 0};
     t_hits_fill(&h, 0xA5);
     CHECK(t_tri_set(im, 4, &s.s, 4, &t.t, 0, &o) == 4, "t + index: hit count");
     for (int i = 0; i < 4; i++) {
@@ -454,13 +454,13 @@ static void case_set_ties(const void *ctx)
     t_spheres_free(&s);
 }
 
-/* Pair batches of every size 1 .. 3 * 8 + 1 at 4 misalignments, lanes cycling through hit,
+/* Pair batches of every size 1 .. 3 * T_MAXW + 1 at 4 misalignments, lanes cycling through hit,
    miss and overlap; nothing written outside; optional outputs passed as NULL stay unwritten
    and do not change t or the feature. */
 static void case_sizes(const void *ctx)
 {
     const t_impl *im = ctx;
-    const size_t maxn = 3 * 8 + 1;
+    const size_t maxn = 3 * T_MAXW + 1;
     const int pick[3] = {0, 12, 22}; /* face, passing beside, overlap approaching */
     t_sph s;
     t_tri t;
@@ -501,7 +501,7 @@ static void case_sizes(const void *ctx)
                           "n %zu: %s written before start", n, t_out_names[k]);
             }
             CHECK(h.feature[off + n] == 0xA5, "n %zu: feature written past end", n);
-            toi_hits o2 = {h2.h.t + off, 0, 0, 0, 0, 0, 0, 0, 0, h2.h.feature + off};
+            toi_hits o2 = {h2.h.t + off, 0, 0, 0, 0, 0, 0, 0, 0, h2.h.feature + off, 0};
             t_hits_fill(&h2, 0xA5);
             CHECK(t_tris(im, n, &ss, &tt, 0, &o2) == r, "t + feature count differs");
             for (size_t i = 0; i < n; i++) {

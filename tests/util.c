@@ -14,7 +14,7 @@ int t_nimpls;
 void t_init_impls(void)
 {
     static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
-                                      TOI_BACKEND_NEON};
+                                      TOI_BACKEND_AVX512, TOI_BACKEND_NEON};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (toi_backend_available(all[i]))
             t_impls[t_nimpls++] = (t_impl){toi_backend_name(all[i]), toi_kernels_for(all[i]), 1};
@@ -162,6 +162,7 @@ void t_hits_fill(t_hits *h, uint8_t byte)
         memset(h->f[k], byte, (h->n + 1) * sizeof(float));
     memset(h->index, byte, (h->n + 1) * sizeof(uint32_t));
     memset(h->feature, byte, h->n + 1);
+    memset(h->t_exit, byte, (h->n + 1) * sizeof(float));
 }
 
 void t_hits_alloc(t_hits *h, size_t n)
@@ -171,8 +172,9 @@ void t_hits_alloc(t_hits *h, size_t n)
         h->f[k] = alloc_unaligned((n + 1) * sizeof(float));
     h->index = alloc_unaligned((n + 1) * sizeof(uint32_t));
     h->feature = alloc_unaligned(n + 1);
+    h->t_exit = alloc_unaligned((n + 1) * sizeof(float));
     h->h = (toi_hits){h->f[0], h->f[1], h->f[2], h->f[3], h->f[4], h->f[5], h->f[6], h->f[7],
-                      h->index, h->feature};
+                      h->index, h->feature, h->t_exit};
     t_hits_fill(h, 0xA5);
 }
 
@@ -182,6 +184,13 @@ void t_hits_free(t_hits *h)
         free_unaligned(h->f[k]);
     free_unaligned(h->index);
     free_unaligned(h->feature);
+    free_unaligned(h->t_exit);
+}
+
+const char *t_out_name(int k)
+{
+    return k < T_NOUT ? t_out_names[k] : k == T_NOUT ? "index" : k == T_NOUT + 1 ? "feature"
+                                                                                : "t_exit";
 }
 
 int t_hits_diff(const t_hits *a, const t_hits *b, size_t n, size_t *at)
@@ -199,6 +208,10 @@ int t_hits_diff(const t_hits *a, const t_hits *b, size_t n, size_t *at)
         if (a->feature[i] != b->feature[i]) {
             *at = i;
             return T_NOUT + 1;
+        }
+        if (float_bits(a->t_exit[i]) != float_bits(b->t_exit[i])) {
+            *at = i;
+            return T_OUT_EXIT;
         }
     }
     return -1;

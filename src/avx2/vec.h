@@ -61,6 +61,54 @@ TOI_VINLINE vf vsel(vm m, vf a, vf b) { return _mm256_blendv_ps(b, a, m); } /* m
 
 TOI_VINLINE vf vneg(vf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); } /* -a */
 
+/* Partial loads and stores for the batch tail, used by common.h instead of its buffer copy
+   (whose vector load after scalar stores cannot be forwarded and stalls: a batch of 9 cost
+   16 ns a pair, t only, on Zen 4). Both go in pieces of 4, 2 and 1 lanes, which touch no
+   byte past the array's end: the masked store (vmaskmovps) is slow on AMD CPUs, and qemu's
+   emulation of the masked load faults on a masked-off lane past a page end (the guard-page
+   test under qemu -cpu Haswell), which the CPU never does. */
+#define TOI_VEC_MASKED_TAIL 1
+TOI_VINLINE __m128 vload4_n(const float *p, size_t cnt) /* lanes [0, cnt), cnt <= 4 */
+{
+    if (cnt == 4)
+        return _mm_loadu_ps(p);
+    __m128 x = _mm_setzero_ps();
+    if (cnt & 2)
+        x = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)p));
+    if (cnt & 1)
+        x = cnt & 2 ? _mm_movelh_ps(x, _mm_load_ss(p + 2)) : _mm_load_ss(p);
+    return x;
+}
+TOI_VINLINE vf vload_n(const float *p, size_t cnt)
+{
+    if (cnt == VW)
+        return vload(p);
+    if (cnt < 4)
+        return _mm256_insertf128_ps(_mm256_setzero_ps(), vload4_n(p, cnt), 0);
+    __m256 lo = _mm256_castps128_ps256(_mm_loadu_ps(p));
+    return _mm256_insertf128_ps(lo, vload4_n(p + 4, cnt - 4), 1);
+}
+TOI_VINLINE void vstore_n(float *p, vf a, size_t cnt)
+{
+    if (cnt == VW) {
+        vstore(p, a);
+        return;
+    }
+    __m128 x = _mm256_castps256_ps128(a);
+    if (cnt & 4) {
+        _mm_storeu_ps(p, x);
+        p += 4;
+        x = _mm256_extractf128_ps(a, 1);
+    }
+    if (cnt & 2) {
+        _mm_storel_epi64((__m128i *)(void *)p, _mm_castps_si128(x));
+        p += 2;
+        x = _mm_movehl_ps(x, x);
+    }
+    if (cnt & 1)
+        _mm_store_ss(p, x);
+}
+
 /* The triangle normal (b - a) x (c - a) * k2 per lane, from world coordinates, in double:
    the differences of floats and their products are exact there (or, for wildly different
    magnitudes, rounded far below float precision), so each component is the exact normal
@@ -117,6 +165,17 @@ TOI_VINLINE vf vgather(const float *base, const uint32_t *idx)
     __m128 lo = _mm_setr_ps(base[idx[0]], base[idx[1]], base[idx[2]], base[idx[3]]);
     __m128 hi = _mm_setr_ps(base[idx[4]], base[idx[5]], base[idx[6]], base[idx[7]]);
     return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+
+/* base[idx[k]] for lanes [0, cnt); the tail's missing lanes read base[idx[0]]. */
+TOI_VINLINE vf vgather_n(const float *base, const uint32_t *idx, size_t cnt)
+{
+    if (cnt == VW)
+        return vgather(base, idx);
+    uint32_t tmp[VW];
+    for (size_t k = 0; k < VW; k++)
+        tmp[k] = idx[k < cnt ? k : 0];
+    return vgather(base, tmp);
 }
 
 #endif /* TOI_AVX2_VEC_H */

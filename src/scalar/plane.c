@@ -3,10 +3,25 @@
 
 /* Sphere (centre c, displacement v, radius r) against the plane n.x = d: the signed distance
    s(t) = n.c - d + t n.v. In contact when s <= r (the solid side counts as touching);
-   approaching when n.v < 0. The first contact with s(0) > r is t = (r - s(0)) / n.v. */
+   approaching when n.v < 0. The first contact with s(0) > r is t = (r - s(0)) / n.v. The exit
+   (toi_hits.t_exit) is the time s rises through r: the same expression where n.v > 0 (a hit
+   then touches at t = 0), never (+inf) where n.v <= 0. For a displacement so small that n.v
+   would underflow (|v|_1 below TOI_EXIT_MIN_V), n.v is taken of v scaled by the power of two
+   k that brings |v|_1 to [1, 2), and the time multiplied by k (+inf beyond the float range). */
+TOI_SCALAR_INLINE float plane_exit(float vx, float vy, float vz, float r, const toi_plane *P,
+                                   float s0, float sv)
+{
+    float vs = (fabsf(vx) + fabsf(vy)) + fabsf(vz);
+    if (vs >= TOI_EXIT_MIN_V)
+        return sv > 0.0f ? (r - s0) / sv : INFINITY;
+    float k = toi_scalar_pow2_scale(vs);
+    float svk = (P->nx * (vx * k) + P->ny * (vy * k)) + P->nz * (vz * k);
+    return svk > 0.0f ? (r - s0) / svk * k : INFINITY;
+}
+
 TOI_SCALAR_INLINE void sweep_plane(float x, float y, float z, float vx, float vy, float vz, float r,
                         const toi_plane *P, int plane_ok, unsigned flags, int full,
-                        toi_result *res)
+                        toi_result *res, float *t_exit)
 {
     float s0 = ((P->nx * x + P->ny * y) + P->nz * z) - P->d;
     float sv = (P->nx * vx + P->ny * vy) + P->nz * vz;
@@ -36,6 +51,8 @@ TOI_SCALAR_INLINE void sweep_plane(float x, float y, float z, float vx, float vy
         }
     }
     res->t = t;
+    if (t_exit)
+        *t_exit = plane_exit(vx, vy, vz, r, P, s0, sv);
     if (!full)
         return;
     float st = s0 + t * sv;
@@ -50,19 +67,29 @@ TOI_SCALAR_INLINE void sweep_plane(float x, float y, float z, float vx, float vy
     }
 }
 
-size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *S, const toi_plane *P,
-                                  unsigned flags, const toi_hits *out)
+/* The batch loop, with want_exit a constant in each copy. */
+TOI_SCALAR_INLINE size_t plane_loop(size_t n, const toi_spheres *S, const toi_plane *P,
+                                    unsigned flags, const toi_hits *out, int want_exit)
 {
     int full = toi_wants_full(out);
     int plane_ok = toi_plane_ok(P);
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
         toi_result r;
+        float te = TOI_NO_HIT;
         toi_scalar_miss(&r);
         sweep_plane(S->x[i], S->y[i], S->z[i], S->vx[i], S->vy[i], S->vz[i], S->r[i], P,
-                    plane_ok, flags, full, &r);
+                    plane_ok, flags, full, &r, want_exit ? &te : NULL);
         hits += r.t != TOI_NO_HIT;
         toi_scalar_store(out, i, &r, full);
+        if (want_exit)
+            out->t_exit[i] = te;
     }
     return hits;
+}
+
+size_t toi_scalar_sweep_spheres_plane(size_t n, const toi_spheres *S, const toi_plane *P,
+                                  unsigned flags, const toi_hits *out)
+{
+    return out->t_exit ? plane_loop(n, S, P, flags, out, 1) : plane_loop(n, S, P, flags, out, 0);
 }

@@ -10,9 +10,49 @@
    when the path passes close to B's centre. Everything is first scaled by a power of two so
    the relative geometry has size ~1: exact, and no square or fourth power over- or underflows.
    The SIMD kernels (src/simd/spheres.h) perform exactly these operations in this order. */
+
+/* The larger root of a t^2 + 2 b t + c = 0 (l, v, RR, c in scaled units), in the stable form
+   for each sign of b: (sqrt(disc) - b) / a when b <= 0, else c / (-b - sqrt(disc)); neither
+   adds terms of opposite sign. disc = a R^2 - |l x v|^2 as for the first root; it is >= 0 in
+   contact, and a rounding below 0 counts as 0. a > 0 when b <= 0 here (the caller sees to it),
+   and -b - sqrt(disc) < 0 when b > 0. */
+TOI_SCALAR_INLINE float larger_root(float lx, float ly, float lz, float vx, float vy, float vz,
+                                    float RR, float c)
+{
+    float a = (vx * vx + vy * vy) + vz * vz;
+    float b = (lx * vx + ly * vy) + lz * vz;
+    float cx = ly * vz - lz * vy, cy = lz * vx - lx * vz, cz = lx * vy - ly * vx;
+    float disc = a * RR - ((cx * cx + cy * cy) + cz * cz);
+    float sd = disc > 0.0f ? sqrtf(disc) : 0.0f;
+    if (b <= 0.0f)
+        return (sd - b) / a;
+    return c / (-b - sd);
+}
+
+/* Exit time of a pair in contact on [t, ...] (toi.h, toi_hits.t_exit): the larger root, at
+   least t. When v.v is below TOI_EXIT_MIN_A its squares would lose precision to underflow:
+   v is then scaled on its own by the power of two k that brings |v|_1 to [1, 2), which
+   divides every root by k exactly, and the root found is multiplied back (overflowing to
+   +inf when the exit lies beyond the float range). No motion at all never separates. */
+TOI_SCALAR_INLINE float sphere_exit(float lx, float ly, float lz, float vx, float vy, float vz,
+                                    float RR, float c, float t)
+{
+    float a = (vx * vx + vy * vy) + vz * vz;
+    float te;
+    if (a >= TOI_EXIT_MIN_A) {
+        te = larger_root(lx, ly, lz, vx, vy, vz, RR, c);
+    } else {
+        float k = toi_scalar_pow2_scale((fabsf(vx) + fabsf(vy)) + fabsf(vz));
+        vx = vx * k, vy = vy * k, vz = vz * k;
+        float a2 = (vx * vx + vy * vy) + vz * vz;
+        te = a2 == 0.0f ? INFINITY : larger_root(lx, ly, lz, vx, vy, vz, RR, c) * k;
+    }
+    return te > t ? te : t; /* +0, not -0, for a pair touching at 0 only; never before t */
+}
+
 TOI_SCALAR_INLINE int sweep_pair(float ax, float ay, float az, float avx, float avy, float avz, float ar,
                       float bx, float by, float bz, float bvx, float bvy, float bvz, float br,
-                      unsigned flags, int full, toi_result *res)
+                      unsigned flags, int full, toi_result *res, float *t_exit)
 {
     float lx = ax - bx, ly = ay - by, lz = az - bz;
     float vx = avx - bvx, vy = avy - bvy, vz = avz - bvz;
@@ -57,6 +97,8 @@ TOI_SCALAR_INLINE int sweep_pair(float ax, float ay, float az, float avx, float 
             return 0;
     }
     res->t = t;
+    if (t_exit)
+        *t_exit = sphere_exit(lx, ly, lz, vx, vy, vz, RR, c, t);
     if (!full)
         return 1;
 
@@ -83,18 +125,50 @@ TOI_SCALAR_INLINE int sweep_pair(float ax, float ay, float az, float avx, float 
     return 1;
 }
 
-size_t toi_scalar_sweep_spheres(size_t n, const toi_spheres *A, const toi_spheres *B,
-                            unsigned flags, const toi_hits *out)
+/* The batch loops, with want_exit a constant in each copy (a test per query cost 5 %). */
+TOI_SCALAR_INLINE size_t spheres_loop(size_t n, const toi_spheres *A, const toi_spheres *B,
+                                      unsigned flags, const toi_hits *out, int want_exit)
 {
     int full = toi_wants_full(out);
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
         toi_result r;
+        float te = TOI_NO_HIT;
         int hit = sweep_pair(A->x[i], A->y[i], A->z[i], A->vx[i], A->vy[i], A->vz[i], A->r[i],
                              B->x[i], B->y[i], B->z[i], B->vx[i], B->vy[i], B->vz[i], B->r[i],
-                             flags, full, &r);
+                             flags, full, &r, want_exit ? &te : NULL);
         hits += (size_t)hit;
         toi_scalar_store(out, i, hit ? &r : &toi_scalar_no_hit, full);
+        if (want_exit)
+            out->t_exit[i] = hit ? te : TOI_NO_HIT;
+    }
+    return hits;
+}
+
+size_t toi_scalar_sweep_spheres(size_t n, const toi_spheres *A, const toi_spheres *B,
+                            unsigned flags, const toi_hits *out)
+{
+    return out->t_exit ? spheres_loop(n, A, B, flags, out, 1)
+                       : spheres_loop(n, A, B, flags, out, 0);
+}
+
+TOI_SCALAR_INLINE size_t pairs_loop(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                    const toi_spheres *S, unsigned flags, const toi_hits *out,
+                                    int want_exit)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t i = ia[k], j = ib[k];
+        toi_result r;
+        float te = TOI_NO_HIT;
+        int hit = sweep_pair(S->x[i], S->y[i], S->z[i], S->vx[i], S->vy[i], S->vz[i], S->r[i],
+                             S->x[j], S->y[j], S->z[j], S->vx[j], S->vy[j], S->vz[j], S->r[j],
+                             flags, full, &r, want_exit ? &te : NULL);
+        hits += (size_t)hit;
+        toi_scalar_store(out, k, hit ? &r : &toi_scalar_no_hit, full);
+        if (want_exit)
+            out->t_exit[k] = hit ? te : TOI_NO_HIT;
     }
     return hits;
 }
@@ -102,16 +176,6 @@ size_t toi_scalar_sweep_spheres(size_t n, const toi_spheres *A, const toi_sphere
 size_t toi_scalar_sweep_sphere_pairs(size_t n, const uint32_t *ia, const uint32_t *ib,
                                  const toi_spheres *S, unsigned flags, const toi_hits *out)
 {
-    int full = toi_wants_full(out);
-    size_t hits = 0;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t i = ia[k], j = ib[k];
-        toi_result r;
-        int hit = sweep_pair(S->x[i], S->y[i], S->z[i], S->vx[i], S->vy[i], S->vz[i], S->r[i],
-                             S->x[j], S->y[j], S->z[j], S->vx[j], S->vy[j], S->vz[j], S->r[j],
-                             flags, full, &r);
-        hits += (size_t)hit;
-        toi_scalar_store(out, k, hit ? &r : &toi_scalar_no_hit, full);
-    }
-    return hits;
+    return out->t_exit ? pairs_loop(n, ia, ib, S, flags, out, 1)
+                       : pairs_loop(n, ia, ib, S, flags, out, 0);
 }

@@ -41,6 +41,9 @@ typedef struct vres {
     vf t, nx, ny, nz, px, py, pz, depth;
 } vres;
 
+/* Partial loads and stores. A layer with masked memory operations (TOI_VEC_MASKED_TAIL)
+   defines vload_n, vstore_n and vgather_n itself, with the same meaning. */
+#if !defined(TOI_VEC_MASKED_TAIL)
 /* Lanes [0, cnt) of p, the rest 0. With cnt == VW (the whole batch but its tail) this is one
    unaligned load; the tail goes through a small buffer, so nothing past p[cnt - 1] is read. */
 TOI_VINLINE vf vload_n(const float *p, size_t cnt)
@@ -73,6 +76,7 @@ TOI_VINLINE vf vgather_n(const float *base, const uint32_t *idx, size_t cnt)
         tmp[k] = idx[k < cnt ? k : 0];
     return vgather(base, tmp);
 }
+#endif
 
 /* VW spheres: the seven input streams of toi_spheres, one vector each. */
 typedef struct vsph {

@@ -9,7 +9,8 @@ typedef struct plane_vec {
 } plane_vec;
 
 TOI_VINLINE size_t plane_block(const toi_spheres *S, const plane_vec *P, vm all_overlaps,
-                               const toi_hits *out, size_t i, size_t cnt, int full)
+                               const toi_hits *out, size_t i, size_t cnt, int full,
+                               int want_exit)
 {
     const vf zero = vzero();
     const vsph s = vsph_load(S, i, cnt);
@@ -43,12 +44,30 @@ TOI_VINLINE size_t plane_block(const toi_spheres *S, const plane_vec *P, vm all_
         o.depth = vsel(mand(hit, overlap), depth, zero);
     }
     vstore_res(out, i, &o, cnt, full);
+    if (want_exit) { /* rising through r where n.v > 0, never elsewhere (scalar plane_exit) */
+        const vf inf = vset(INFINITY);
+        vf te = vsel(vgt(sv, zero), tsep, inf);
+        vf vs = vadd(vadd(vabs(vx), vabs(vy)), vabs(vz));
+        vm big = vge(vs, vset(TOI_EXIT_MIN_V));
+        if (mbits(mandnot(hit, big))) { /* n.v of a tiny v, rescaled */
+            vf k = vpow2_scale(vs);
+            vf svk = vadd(vadd(vmul(P->nx, vmul(vx, k)), vmul(P->ny, vmul(vy, k))),
+                          vmul(P->nz, vmul(vz, k)));
+            vf te2 = vsel(vgt(svk, zero), vmul(vdiv(vsub(r, s0), svk), k), inf);
+            te = vsel(big, te, te2);
+        }
+        vstore_n(out->t_exit + i, vsel(hit, te, vset(TOI_NO_HIT)), cnt);
+    }
     return vcount_n(hit, cnt);
 }
 
 size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *S, const toi_plane *plane,
                                    unsigned flags, const toi_hits *out)
 {
+#if defined(TOI_NARROW_MAX) /* small batches on narrower vectors (the layer says why) */
+    if (n <= TOI_NARROW_MAX)
+        return TOI_NARROW(sweep_spheres_plane)(n, S, plane, flags, out);
+#endif
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
     const plane_vec P = {vset(plane->nx), vset(plane->ny), vset(plane->nz), vset(plane->d),
@@ -56,8 +75,14 @@ size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *S, const toi_pla
     const toi_spheres s = *S; /* local copies: vector stores may alias anything */
     const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f)
-    TOI_BATCH(n, full, BLOCK);
+    if (o.t_exit) { /* want_exit a compile-time constant in each copy of the loop */
+#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f, 1)
+        TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    } else {
+#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f, 0)
+        TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    }
     return vdone(hits);
 }

@@ -4,8 +4,43 @@
    order, branch-free across VW pairs, so every lane's result is bit-identical to it. */
 #include "common.h"
 
-/* VW pairs: sphere A against sphere B. */
-TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o)
+/* The larger root of a t^2 + 2 b t + c = 0, stable for each sign of b (the scalar's
+   larger_root); sq = sqrt(disc). */
+TOI_VINLINE vf larger_root_vec(vf a, vf b, vf c, vf disc, vf sq)
+{
+    const vf zero = vzero();
+    vf sd = vsel(vgt(disc, zero), sq, zero);
+    vm bneg = vle(b, zero);
+    return vdiv(vsel(bneg, vsub(sd, b), c), vsel(bneg, a, vsub(vneg(b), sd)));
+}
+
+/* Exit times of the hit lanes (the scalar's sphere_exit), TOI_NO_HIT elsewhere. The rescaled
+   solve for tiny relative motion runs only when a hit lane needs it. */
+TOI_VINLINE vf sphere_exit_vec(vf lx, vf ly, vf lz, vf vx, vf vy, vf vz, vf a, vf b, vf c,
+                               vf RR, vf disc, vf sq, vf t, vm hit)
+{
+    const vf zero = vzero();
+    vm big = vge(a, vset(TOI_EXIT_MIN_A));
+    vf te = larger_root_vec(a, b, c, disc, sq);
+    if (mbits(mandnot(hit, big))) {
+        vf k = vpow2_scale(vadd(vadd(vabs(vx), vabs(vy)), vabs(vz)));
+        vf wx = vmul(vx, k), wy = vmul(vy, k), wz = vmul(vz, k);
+        vf a2 = vadd(vadd(vmul(wx, wx), vmul(wy, wy)), vmul(wz, wz));
+        vf b2 = vadd(vadd(vmul(lx, wx), vmul(ly, wy)), vmul(lz, wz));
+        vf cx = vsub(vmul(ly, wz), vmul(lz, wy));
+        vf cy = vsub(vmul(lz, wx), vmul(lx, wz));
+        vf cz = vsub(vmul(lx, wy), vmul(ly, wx));
+        vf disc2 = vsub(vmul(a2, RR), vadd(vadd(vmul(cx, cx), vmul(cy, cy)), vmul(cz, cz)));
+        vf te2 = vmul(larger_root_vec(a2, b2, c, disc2, vsqrt(disc2)), k);
+        te2 = vsel(veq(a2, zero), vset(INFINITY), te2);
+        te = vsel(big, te, te2);
+    }
+    te = vsel(vgt(te, t), te, t);
+    return vsel(hit, te, vset(TOI_NO_HIT));
+}
+
+/* VW pairs: sphere A against sphere B. With texit, also the exit times. */
+TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o, vf *texit)
 {
     const vf zero = vzero();
     vf lx = vsub(A.x, B.x), ly = vsub(A.y, B.y), lz = vsub(A.z, B.z);
@@ -35,13 +70,16 @@ TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o
 
     vm overlap = vle(c, zero);         /* touching at t = 0 */
     vm approach = vlt(b, zero);        /* f'(0) < 0 */
-    vf q = vsub(vsqrt(disc), b);
+    vf sq = vsqrt(disc);
+    vf q = vsub(sq, b);
     vf tsep = vdiv(c, q);              /* first root, stable form */
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit_sep = mand(mandnot(approach, overlap), mand(vge(disc, zero), vle(tsep, vset(1.0f))));
     vm hit = mand(valid, mor(hit_ov, hit_sep));
     vf t = vsel(overlap, zero, tsep);
     o->t = vsel(hit, t, vset(TOI_NO_HIT));
+    if (texit)
+        *texit = sphere_exit_vec(lx, ly, lz, vx, vy, vz, a, b, c, RR, disc, sq, t, hit);
     if (!full)
         return hit;
 
@@ -68,18 +106,28 @@ TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o
     return hit;
 }
 
+/* want_exit, like full, is a compile-time constant in each copy of the batch loop. */
 TOI_VINLINE size_t spheres_block(const toi_spheres *A, const toi_spheres *B, vm all_overlaps,
-                                 const toi_hits *out, size_t i, size_t cnt, int full)
+                                 const toi_hits *out, size_t i, size_t cnt, int full,
+                                 int want_exit)
 {
     vres r;
-    vm hit = sweep_pair_vec(vsph_load(A, i, cnt), vsph_load(B, i, cnt), all_overlaps, full, &r);
+    vf te;
+    vm hit = sweep_pair_vec(vsph_load(A, i, cnt), vsph_load(B, i, cnt), all_overlaps, full, &r,
+                            want_exit ? &te : NULL);
     vstore_res(out, i, &r, cnt, full);
+    if (want_exit)
+        vstore_n(out->t_exit + i, te, cnt);
     return vcount_n(hit, cnt);
 }
 
 size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *A, const toi_spheres *B,
                              unsigned flags, const toi_hits *out)
 {
+#if defined(TOI_NARROW_MAX) /* small batches on narrower vectors (the layer says why) */
+    if (n <= TOI_NARROW_MAX)
+        return TOI_NARROW(sweep_spheres)(n, A, B, flags, out);
+#endif
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
     /* local copies: the vector stores may alias anything, so the pointers would otherwise be
@@ -87,33 +135,52 @@ size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *A, const toi_spheres *
     const toi_spheres a = *A, b = *B;
     const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f)
-    TOI_BATCH(n, full, BLOCK);
+    if (o.t_exit) {
+#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f, 1)
+        TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    } else {
+#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f, 0)
+        TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    }
     return vdone(hits);
 }
 
 TOI_VINLINE size_t pairs_block(const uint32_t *ia, const uint32_t *ib, const toi_spheres *S,
                                vm all_overlaps, const toi_hits *out, size_t i, size_t cnt,
-                               int full)
+                               int full, int want_exit)
 {
     vres r;
+    vf te;
     vm hit = sweep_pair_vec(vsph_gather(S, ia + i, cnt), vsph_gather(S, ib + i, cnt),
-                            all_overlaps, full, &r);
+                            all_overlaps, full, &r, want_exit ? &te : NULL);
     vstore_res(out, i, &r, cnt, full);
+    if (want_exit)
+        vstore_n(out->t_exit + i, te, cnt);
     return vcount_n(hit, cnt);
 }
 
 size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
                                   const toi_spheres *S, unsigned flags, const toi_hits *out)
 {
+#if defined(TOI_NARROW_MAX)
+    if (n <= TOI_NARROW_MAX)
+        return TOI_NARROW(sweep_sphere_pairs)(n, ia, ib, S, flags, out);
+#endif
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
     const toi_spheres s = *S; /* local copies, as above */
     const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f)
-    TOI_BATCH(n, full, BLOCK);
+    if (o.t_exit) {
+#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f, 1)
+        TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    } else {
+#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f, 0)
+        TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    }
     return vdone(hits);
 }

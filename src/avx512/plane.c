@@ -1,0 +1,3 @@
+/* avx512/plane.c - sphere-plane sweep for the avx512 backend */
+#include "vec.h"
+#include "../simd/plane.h"
