@@ -85,7 +85,7 @@ $(BUILD)/simde/%.o: %.c $(HEADERS)
 # The particle example's simulation joins the tests once the triangle queries are in the API.
 HAVE_TRIANGLES := $(shell grep -q toi_sweep_sphere_triangle_pairs include/toi.h && echo 1)
 ifeq ($(HAVE_TRIANGLES),1)
-EXAMPLE_OBJ := $(BUILD)/examples/sim.o
+EXAMPLE_OBJ := $(BUILD)/examples/sim.o $(BUILD)/examples/meshload.o
 TEST_DEFS += -DTOI_TEST_PARTICLES
 endif
 
@@ -108,9 +108,10 @@ test-native: $(BUILD)/toi_tests
 	$(BUILD)/toi_tests
 
 # ---- the particle example (examples/particles.c; needs libpng) ---------------------------
-$(BUILD)/examples/sim.o $(BUILD)/examples/particles.o: examples/sim.h
+$(BUILD)/examples/sim.o $(BUILD)/examples/particles.o: examples/sim.h examples/meshload.h
 
-$(BUILD)/particles: $(BUILD)/examples/particles.o $(BUILD)/examples/sim.o $(BUILD)/libtoi.a
+$(BUILD)/particles: $(BUILD)/examples/particles.o $(BUILD)/examples/sim.o \
+                    $(BUILD)/examples/meshload.o $(BUILD)/libtoi.a
 	$(CC) -o $@ $^ -lpng -lm
 
 # `make demo DEMO_ARGS="-n 20000 -t 100"` passes options (particles -h lists them).

@@ -1,5 +1,6 @@
-/* particles.c - the particle example: fast spheres in a triangle-mesh container, swept and
-   responded with toi (none escapes) beside a discrete overlap test (many do), drawn as a PNG */
+/* particles.c - the particle example: fast spheres in a triangle-mesh container (or poured
+   onto a model read from an STL or OBJ file), swept and responded with toi (none escapes)
+   beside a discrete overlap test (many do), drawn as a PNG */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #endif
@@ -27,10 +28,14 @@ static void usage(const char *argv0)
     sim_params d = sim_default_params();
     fprintf(stderr,
             "usage: %s [-n particles] [-r radius] [-s speed] [-t steps] [-i iterations]\n"
-            "          [-e restitution] [-f friction] [-d subdivisions] [-o out.png]\n"
+            "          [-e restitution] [-f friction] [-d subdivisions] [-m model [-u x|y|z]]\n"
+            "          [-o out.png]\n"
             "A container of radius 1 (an icosphere of 20*4^d triangles cut by a floor), gravity\n"
-            "9.81, steps of %g s. Defaults: -n %zu -r %g -s %g -t 300 -i %d -e %g -f %g -d %d\n"
-            "-o particles.png. TOI_BACKEND=scalar|sse|avx2|avx512|neon forces a backend.\n",
+            "9.81, steps of %g s; or, with -m, particles poured onto the model of an STL or OBJ\n"
+            "file (-u: its up axis, default z; scaled to 1.2 across, resting on the floor).\n"
+            "Defaults: -n %zu -r %g -s %g -t 300\n"
+            "-i %d -e %g -f %g -d %d -o particles.png. TOI_BACKEND=scalar|sse|avx2|avx512|neon\n"
+            "forces a backend.\n",
             argv0, (double)d.dt, d.n, (double)d.radius, (double)d.speed, d.iterations,
             (double)d.restitution, (double)d.friction, d.subdiv);
     exit(2);
@@ -98,6 +103,20 @@ static void draw_container(image *im, const panel *p, const sim_mesh *m)
         if (n == 2)
             line(im, p, pt[0][0], pt[0][1], pt[1][0], pt[1][1], wall, 0.9f);
     }
+    line(im, p, -1.1f, m->floor.d, 1.1f, m->floor.d, wall, 0.5f);
+}
+
+/* A model seen along y: every triangle's edges, faint, so the surface shows as a shaded
+   silhouette; and the floor. */
+static void draw_model(image *im, const panel *p, const sim_mesh *m)
+{
+    const float wall[3] = {0.85f, 0.85f, 0.9f};
+    for (size_t i = 0; i < m->ntris; i++)
+        for (int e = 0; e < 3; e++) {
+            int a = e, b = (e + 1) % 3;
+            line(im, p, m->f[3 * a][i], m->f[3 * a + 2][i], m->f[3 * b][i], m->f[3 * b + 2][i],
+                 wall, 0.12f);
+        }
     line(im, p, -1.1f, m->floor.d, 1.1f, m->floor.d, wall, 0.5f);
 }
 
@@ -184,6 +203,8 @@ int main(int argc, char **argv)
         case 'e': prm.restitution = strtof(v, NULL); break;
         case 'f': prm.friction = strtof(v, NULL); break;
         case 'd': prm.subdiv = atoi(v); break;
+        case 'm': prm.model = v; break;
+        case 'u': prm.model_up = v[0] == 'x' ? 0 : v[0] == 'y' ? 1 : 2; break;
         case 'o': out = v; break;
         default: usage(argv[0]);
         }
@@ -196,13 +217,14 @@ int main(int argc, char **argv)
 
     sim sw, ds;
     if (sim_init(&sw, &prm) || sim_init(&ds, &prm)) {
-        fprintf(stderr, "out of memory\n");
+        fprintf(stderr, "cannot set the scene up\n");
         return 2;
     }
-    printf("toi %s particles, backend %s: %zu spheres of radius %g, %zu-triangle container "
-           "and a floor, %d steps of %g s, up to %d sweep-and-respond passes a step\n",
-           toi_version(), toi_backend_name(toi_get_backend()), prm.n, (double)prm.radius,
-           sw.mesh.ntris, nsteps, (double)prm.dt, prm.iterations);
+    printf("toi %s particles, backend %s: %zu spheres of radius %g, %s of %zu triangles (a "
+           "toi_mesh of %zu bytes) and a floor, %d steps of %g s, up to %d sweep-and-respond "
+           "passes a step\n", toi_version(), toi_backend_name(toi_get_backend()), prm.n,
+           (double)prm.radius, prm.model ? prm.model : "a container", sw.mesh.ntris,
+           toi_mesh_bytes(sw.mesh.bvh), nsteps, (double)prm.dt, prm.iterations);
 
     float *track = malloc(sizeof(float) * 3 * NTRACK * (size_t)nsteps);
     if (!track)
@@ -231,16 +253,19 @@ int main(int argc, char **argv)
         }
     }
     size_t samples = (size_t)nsteps * ((prm.n + 96) / 97);
-    double queries = (double)(sw.plane_queries + sw.tri_queries);
+    double queries = (double)(sw.plane_queries + sw.mesh_queries);
     printf("travel per step: mean %.1f, max %.1f particle diameters\n", travel_sum / samples,
            travel_max);
-    printf("swept:    %zu escaped; %.1f steps/s, %.1f M queries/s (%llu sphere-plane, %llu "
-           "sphere-triangle), %llu responses; final state hash %016llx\n",
-           sw.nescaped, nsteps / t_swept, queries / t_swept * 1e-6,
-           (unsigned long long)sw.plane_queries, (unsigned long long)sw.tri_queries,
-           (unsigned long long)sw.responses, (unsigned long long)sim_hash(&sw));
-    printf("discrete: %zu escaped (overlap test after each whole step); %.1f steps/s\n",
-           ds.nescaped, nsteps / t_discrete);
+    const char *escaped = prm.model ? "tunnelled" : "escaped";
+    printf("swept:    %zu %s; %.1f steps/s, %.1f M queries/s (%llu sphere-plane, %llu "
+           "sphere-mesh: %.1f box and %.1f triangle tests each), %llu responses; final state "
+           "hash %016llx\n", sw.nescaped, escaped, nsteps / t_swept, queries / t_swept * 1e-6,
+           (unsigned long long)sw.plane_queries, (unsigned long long)sw.mesh_queries,
+           (double)sw.cost.nv / (double)sw.mesh_queries,
+           (double)sw.cost.np / (double)sw.mesh_queries, (unsigned long long)sw.responses,
+           (unsigned long long)sim_hash(&sw));
+    printf("discrete: %zu %s (overlap test after each whole step); %.1f steps/s\n",
+           ds.nescaped, escaped, nsteps / t_discrete);
 
     image im = {1600, 800, NULL};
     im.rgb = calloc((size_t)im.w * im.h * 3, sizeof(float));
@@ -249,17 +274,19 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < (size_t)im.w * im.h * 3; k++)
         im.rgb[k] = k % 3 == 2 ? 0.09f : 0.06f;
     const panel left = {0, 800}, right = {800, 800};
+    void (*draw_scene)(image *, const panel *, const sim_mesh *) =
+        prm.model ? draw_model : draw_container;
     draw_particles(&im, &left, &sw);
-    draw_container(&im, &left, &sw.mesh);
+    draw_scene(&im, &left, &sw.mesh);
     draw_tracks(&im, &left, track, nsteps);
     draw_particles(&im, &right, &ds);
-    draw_container(&im, &right, &ds.mesh);
+    draw_scene(&im, &right, &ds.mesh);
     if (write_png(out, &im)) {
         fprintf(stderr, "cannot write %s\n", out);
         return 2;
     }
-    printf("wrote %s (left: swept, with %d trajectories; right: discrete, escaped in red)\n",
-           out, NTRACK);
+    printf("wrote %s (left: swept, with %d trajectories; right: discrete, %s in red)\n", out,
+           NTRACK, escaped);
     int rc = sw.nescaped == 0 ? 0 : 1;
     free(im.rgb);
     free(track);

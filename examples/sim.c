@@ -1,9 +1,11 @@
-/* sim.c - a particle system on toi: sweep against a floor plane and a triangle-mesh
-   container found through a uniform grid, respond, repeat; or, for comparison, the discrete
-   overlap test that fast particles tunnel through */
+/* sim.c - a particle system on toi: sweep against a floor plane and a triangle mesh (a
+   container, or a model read from a file) through a toi_mesh, respond, repeat; or, for
+   comparison, the discrete overlap test that fast particles tunnel through */
 #include "sim.h"
+#include "meshload.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,7 @@ sim_params sim_default_params(void)
         .iterations = 4,
         .subdiv = 4,
         .seed = 1,
+        .model_up = 2,
     };
     return p;
 }
@@ -127,75 +130,54 @@ static int mesh_build(sim_mesh *m, float R, int subdiv, float floor_z)
     return 0;
 }
 
+/* A model from a file: turned so that its axis `up` (0 x, 1 y, 2 z) points up, centred
+   over the origin, scaled so its largest extent is 1.2, resting on the floor. */
+static int model_load(sim_mesh *m, const char *path, int up, float floor_z)
+{
+    char err[256];
+    memset(m, 0, sizeof *m);
+    if (mesh_load(path, m->f, &m->ntris, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    if (up != 2) /* a rotation by a quarter turn: the up axis to z, z to the other side */
+        for (size_t i = 0; i < m->ntris; i++)
+            for (int v = 0; v < 3; v++) {
+                float *c[3] = {&m->f[3 * v][i], &m->f[3 * v + 1][i], &m->f[3 * v + 2][i]};
+                float u = *c[up], z = *c[2];
+                *c[up] = -z, *c[2] = u;
+            }
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t i = 0; i < m->ntris; i++)
+        for (int k = 0; k < 9; k++) {
+            float x = m->f[k][i];
+            lo[k % 3] = x < lo[k % 3] ? x : lo[k % 3];
+            hi[k % 3] = x > hi[k % 3] ? x : hi[k % 3];
+        }
+    float ext = hi[0] - lo[0];
+    ext = hi[1] - lo[1] > ext ? hi[1] - lo[1] : ext;
+    ext = hi[2] - lo[2] > ext ? hi[2] - lo[2] : ext;
+    if (!(ext > 0.0f && ext < INFINITY)) {
+        fprintf(stderr, "%s: no extent\n", path);
+        return -1;
+    }
+    const float k1 = 1.2f / ext, c[3] = {(lo[0] + hi[0]) * 0.5f, (lo[1] + hi[1]) * 0.5f, lo[2]};
+    for (size_t i = 0; i < m->ntris; i++)
+        for (int k = 0; k < 9; k++)
+            m->f[k][i] = (m->f[k][i] - c[k % 3]) * k1 + (k % 3 == 2 ? floor_z : 0.0f);
+    m->tri = (toi_triangles){m->f[0], m->f[1], m->f[2], m->f[3], m->f[4],
+                             m->f[5], m->f[6], m->f[7], m->f[8]};
+    m->floor = (toi_plane){0.0f, 0.0f, 1.0f, floor_z};
+    return 0;
+}
+
 static void mesh_free(sim_mesh *m)
 {
+    toi_mesh_free(m->bvh);
     for (int k = 0; k < 9; k++)
         free(m->f[k]);
     for (int k = 0; k < 4; k++)
         free(m->pn[k]);
-}
-
-/* ---- the grid ---- */
-
-/* Cell range [c0, c1] covering [lo, hi] on one axis, clamped to the grid; 0 when the range
-   misses the grid entirely. A small margin makes rounding in the division harmless. */
-static int cell_range(const sim_grid *g, int axis, float lo, float hi, int *c0, int *c1)
-{
-    const float margin = g->cell * 0x1p-10f;
-    float q0 = (lo - margin - g->lo[axis]) / g->cell;
-    float q1 = (hi + margin - g->lo[axis]) / g->cell;
-    if (!(q1 >= 0.0f) || !(q0 < (float)g->dim))
-        return 0;
-    *c0 = q0 > 0.0f ? (int)q0 : 0;
-    *c1 = q1 < (float)(g->dim - 1) ? (int)q1 : g->dim - 1;
-    return 1;
-}
-
-static int grid_build(sim_grid *g, const sim_mesh *m, int dim)
-{
-    const float half = m->radius * 1.03125f;
-    g->dim = dim;
-    g->cell = 2.0f * half / (float)dim;
-    g->lo[0] = g->lo[1] = g->lo[2] = -half;
-    size_t ncell = (size_t)dim * dim * dim;
-    g->start = xcalloc(ncell + 1, sizeof *g->start);
-    if (!g->start)
-        return -1;
-    /* two passes: count the triangles per cell, then fill */
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < m->ntris; i++) {
-            float lo[3], hi[3];
-            int c0[3], c1[3], in = 1;
-            for (int a = 0; a < 3; a++) {
-                float p = m->f[a][i], q = m->f[3 + a][i], r = m->f[6 + a][i];
-                lo[a] = p < q ? (p < r ? p : r) : (q < r ? q : r);
-                hi[a] = p > q ? (p > r ? p : r) : (q > r ? q : r);
-                in &= cell_range(g, a, lo[a], hi[a], &c0[a], &c1[a]);
-            }
-            if (!in)
-                continue;
-            for (int cz = c0[2]; cz <= c1[2]; cz++)
-                for (int cy = c0[1]; cy <= c1[1]; cy++)
-                    for (int cx = c0[0]; cx <= c1[0]; cx++) {
-                        size_t c = ((size_t)cz * dim + cy) * dim + cx;
-                        if (pass == 0)
-                            g->start[c + 1]++;
-                        else
-                            g->tris[g->start[c]++] = (uint32_t)i;
-                    }
-        }
-        if (pass == 0) {
-            for (size_t c = 0; c < ncell; c++)
-                g->start[c + 1] += g->start[c];
-            g->tris = xcalloc(g->start[ncell], sizeof *g->tris);
-            if (!g->tris)
-                return -1;
-        } else { /* filling advanced each start to the next cell's: shift back */
-            memmove(g->start + 1, g->start, ncell * sizeof *g->start);
-            g->start[0] = 0;
-        }
-    }
-    return 0;
 }
 
 /* ---- state ---- */
@@ -205,28 +187,51 @@ int sim_init(sim *s, const sim_params *prm)
     s->prm = *prm;
     const size_t n = prm->n;
     const float R = 1.0f, floor_z = -0.5f, r = prm->radius;
-    if (mesh_build(&s->mesh, R, prm->subdiv, floor_z))
+    if (prm->model ? model_load(&s->mesh, prm->model, prm->model_up, floor_z)
+                   : mesh_build(&s->mesh, R, prm->subdiv, floor_z))
         return -1;
-    /* the grid spans 2R and an icosphere's edge is about R / 2^subdiv: cells about one
-       triangle across, so a sphere near the wall meets a handful of triangles */
-    int dim = 2 << (prm->subdiv < 5 ? prm->subdiv : 5);
-    if (grid_build(&s->grid, &s->mesh, dim))
+    sim_mesh *m = &s->mesh;
+    for (int a = 0; a < 3; a++)
+        m->lo[a] = INFINITY, m->hi[a] = -INFINITY;
+    for (size_t i = 0; i < m->ntris; i++)
+        for (int k = 0; k < 9; k++) {
+            m->lo[k % 3] = m->f[k][i] < m->lo[k % 3] ? m->f[k][i] : m->lo[k % 3];
+            m->hi[k % 3] = m->f[k][i] > m->hi[k % 3] ? m->f[k][i] : m->hi[k % 3];
+        }
+    if (!(m->bvh = toi_mesh_build(m->ntris, &m->tri)))
         return -1;
-    float **arrays[] = {&s->x,  &s->y,  &s->z,   &s->ux,  &s->uy,  &s->uz,     &s->r,
-                        &s->ax, &s->ay, &s->az,  &s->avx, &s->avy, &s->avz,    &s->aux,
-                        &s->auy, &s->auz, &s->ht, &s->hnx, &s->hny, &s->hnz,  &s->hdepth,
-                        &s->bt, &s->bnx, &s->bny, &s->bnz, &s->bdepth};
+    float **arrays[] = {&s->x,   &s->y,   &s->z,   &s->ux,  &s->uy,     &s->uz,  &s->r,
+                        &s->ax,  &s->ay,  &s->az,  &s->avx, &s->avy,    &s->avz, &s->aux,
+                        &s->auy, &s->auz, &s->ht,  &s->hnx, &s->hny,    &s->hnz, &s->hdepth,
+                        &s->bt,  &s->bnx, &s->bny, &s->bnz, &s->bdepth, &s->mt,  &s->mnx,
+                        &s->mny, &s->mnz, &s->mdepth, &s->px0, &s->py0, &s->pz0};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         if (!(*arrays[k] = xcalloc(n, sizeof(float))))
             return -1;
     s->escaped = xcalloc(n, 1);
     s->act = xcalloc(n, sizeof *s->act);
     s->bidx = xcalloc(n, sizeof *s->bidx);
-    s->stamp = xcalloc(s->mesh.ntris, sizeof *s->stamp);
-    if (!s->escaped || !s->act || !s->bidx || !s->stamp)
+    s->midx = xcalloc(n, sizeof *s->midx);
+    if (!s->escaped || !s->act || !s->bidx || !s->midx)
         return -1;
-    /* uniformly inside the container, clear of the walls; random directions */
     uint64_t seed = prm->seed;
+    if (prm->model) {
+        /* poured: a column over the model's middle half, falling at speed (the column rises
+           2 above it, so it keeps pouring for a while) */
+        for (size_t i = 0; i < n; i++) {
+            float cx = (m->lo[0] + m->hi[0]) * 0.5f, cy = (m->lo[1] + m->hi[1]) * 0.5f;
+            float hx = (m->hi[0] - m->lo[0]) * 0.25f, hy = (m->hi[1] - m->lo[1]) * 0.25f;
+            s->x[i] = cx + rnd_range(&seed, -hx, hx);
+            s->y[i] = cy + rnd_range(&seed, -hy, hy);
+            s->z[i] = m->hi[2] + rnd_range(&seed, 0.05f, 2.0f);
+            s->ux[i] = rnd_range(&seed, -0.05f, 0.05f) * prm->speed;
+            s->uy[i] = rnd_range(&seed, -0.05f, 0.05f) * prm->speed;
+            s->uz[i] = -rnd_range(&seed, 0.75f, 1.0f) * prm->speed;
+            s->r[i] = r;
+        }
+        return 0;
+    }
+    /* uniformly inside the container, clear of the walls; random directions */
     const float reach = s->mesh.inradius - 2.0f * r;
     for (size_t i = 0; i < n; i++) {
         float x, y, z, l2;
@@ -254,89 +259,17 @@ int sim_init(sim *s, const sim_params *prm)
 void sim_free(sim *s)
 {
     mesh_free(&s->mesh);
-    free(s->grid.start);
-    free(s->grid.tris);
-    float *arrays[] = {s->x,   s->y,   s->z,   s->ux,  s->uy,  s->uz,  s->r,      s->ax,
-                       s->ay,  s->az,  s->avx, s->avy, s->avz, s->aux, s->auy,    s->auz,
-                       s->ht,  s->hnx, s->hny, s->hnz, s->hdepth, s->bt, s->bnx, s->bny,
-                       s->bnz, s->bdepth, s->pt, s->pnx, s->pny, s->pnz, s->pdepth};
+    float *arrays[] = {s->x,   s->y,   s->z,   s->ux,  s->uy,     s->uz,  s->r,   s->ax,
+                       s->ay,  s->az,  s->avx, s->avy, s->avz,    s->aux, s->auy, s->auz,
+                       s->ht,  s->hnx, s->hny, s->hnz, s->hdepth, s->bt,  s->bnx, s->bny,
+                       s->bnz, s->bdepth, s->mt, s->mnx, s->mny, s->mnz, s->mdepth, s->px0,
+                       s->py0, s->pz0};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         free(arrays[k]);
     free(s->escaped);
     free(s->act);
     free(s->bidx);
-    free(s->stamp);
-    free(s->is);
-    free(s->it);
-}
-
-static int reserve_pairs(sim *s, size_t need)
-{
-    if (need <= s->npairs_cap)
-        return 0;
-    size_t cap = s->npairs_cap ? s->npairs_cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    uint32_t *is = realloc(s->is, cap * sizeof *is), *it = NULL;
-    if (is)
-        s->is = is;
-    if (!is || !(it = realloc(s->it, cap * sizeof *it)))
-        return -1;
-    s->it = it;
-    float **f[] = {&s->pt, &s->pnx, &s->pny, &s->pnz, &s->pdepth};
-    for (size_t k = 0; k < 5; k++) {
-        float *p = realloc(*f[k], cap * sizeof *p);
-        if (!p)
-            return -1;
-        *f[k] = p;
-    }
-    s->npairs_cap = cap;
-    return 0;
-}
-
-/* Candidate pairs (active k, triangle) for every triangle in the cells the swept sphere's
-   box overlaps, each triangle once per sphere. Returns the number of pairs. */
-static size_t broadphase(sim *s, size_t nact)
-{
-    const sim_grid *g = &s->grid;
-    const float r = s->prm.radius;
-    size_t np = 0;
-    for (size_t k = 0; k < nact; k++) {
-        float p[3] = {s->ax[k], s->ay[k], s->az[k]};
-        float v[3] = {s->avx[k], s->avy[k], s->avz[k]};
-        int c0[3], c1[3], in = 1;
-        for (int a = 0; a < 3; a++) {
-            float e = p[a] + v[a];
-            float lo = (p[a] < e ? p[a] : e) - r, hi = (p[a] > e ? p[a] : e) + r;
-            in &= cell_range(g, a, lo, hi, &c0[a], &c1[a]);
-        }
-        if (!in)
-            continue;
-        if (++s->stamp_now == 0) { /* wrapped: forget every old stamp */
-            memset(s->stamp, 0, s->mesh.ntris * sizeof *s->stamp);
-            s->stamp_now = 1;
-        }
-        for (int cz = c0[2]; cz <= c1[2]; cz++)
-            for (int cy = c0[1]; cy <= c1[1]; cy++)
-                for (int cx = c0[0]; cx <= c1[0]; cx++) {
-                    size_t c = ((size_t)cz * g->dim + cy) * g->dim + cx;
-                    uint32_t b = g->start[c], e = g->start[c + 1];
-                    if (b == e)
-                        continue;
-                    if (reserve_pairs(s, np + (e - b)))
-                        abort();
-                    for (uint32_t j = b; j < e; j++) {
-                        uint32_t t = g->tris[j];
-                        if (s->stamp[t] == s->stamp_now)
-                            continue;
-                        s->stamp[t] = s->stamp_now;
-                        s->is[np] = (uint32_t)k;
-                        s->it[np] = t;
-                        np++;
-                    }
-                }
-    }
-    return np;
+    free(s->midx);
 }
 
 /* Keep hit (t, key) for active k if it is earlier, or as early with a lower key: the same
@@ -350,7 +283,8 @@ static void take(sim *s, size_t k, float t, uint32_t key, float nx, float ny, fl
     }
 }
 
-/* The earliest hit of every active sphere against the floor and its candidate triangles. */
+/* The earliest hit of every active sphere against the floor and the mesh (the floor first
+   on equal times, then the lowest triangle index: the mesh query's own tie rule). */
 static void earliest_hits(sim *s, size_t nact, unsigned flags)
 {
     const toi_spheres S = {s->ax, s->ay, s->az, s->avx, s->avy, s->avz, s->r};
@@ -363,17 +297,13 @@ static void earliest_hits(sim *s, size_t nact, unsigned flags)
         if (s->ht[k] != TOI_NO_HIT)
             take(s, k, s->ht[k], PLANE_KEY, s->hnx[k], s->hny[k], s->hnz[k], s->hdepth[k]);
     }
-    size_t np = broadphase(s, nact);
-    if (np == 0)
-        return;
-    toi_hits ph = {s->pt, s->pnx, s->pny, s->pnz, NULL, NULL, NULL, s->pdepth, NULL, NULL, NULL};
-    toi_sweep_sphere_triangle_pairs(np, s->is, s->it, nact, &S, s->mesh.ntris, &s->mesh.tri,
-                                    flags, &ph);
-    s->tri_queries += np;
-    for (size_t j = 0; j < np; j++)
-        if (s->pt[j] != TOI_NO_HIT)
-            take(s, s->is[j], s->pt[j], s->it[j] + 1, s->pnx[j], s->pny[j], s->pnz[j],
-                 s->pdepth[j]);
+    toi_hits mh = {s->mt, s->mnx, s->mny, s->mnz, NULL, NULL, NULL, s->mdepth, s->midx, NULL,
+                   NULL};
+    toi_sweep_spheres_mesh(nact, &S, s->mesh.bvh, flags, &mh, &s->cost);
+    s->mesh_queries += nact;
+    for (size_t k = 0; k < nact; k++)
+        if (s->mt[k] != TOI_NO_HIT)
+            take(s, k, s->mt[k], s->midx[k] + 1, s->mnx[k], s->mny[k], s->mnz[k], s->mdepth[k]);
 }
 
 static void put_back(sim *s, size_t k)
@@ -389,6 +319,7 @@ void sim_step(sim *s, int swept)
     const float dt = s->prm.dt, dv = s->prm.gravity * dt;
     /* gather every particle: velocity after gravity, displacement over the step */
     for (size_t i = 0; i < n; i++) {
+        s->px0[i] = s->x[i], s->py0[i] = s->y[i], s->pz0[i] = s->z[i];
         s->act[i] = (uint32_t)i;
         float uz = s->uz[i] - dv;
         s->ax[i] = s->x[i], s->ay[i] = s->y[i], s->az[i] = s->z[i];
@@ -438,8 +369,32 @@ void sim_step(sim *s, int swept)
     s->steps++;
 }
 
+/* Model scene: the particles whose centre, swept as a point from where it started the step
+   to where it ended, touched a triangle (a swept sphere stops r short of every triangle, so
+   its centre never does; a tunnelling one passes through). */
+static size_t crossings(sim *s)
+{
+    const size_t n = s->prm.n;
+    float *vx = s->avx, *vy = s->avy, *vz = s->avz, *r0 = s->hdepth, *t = s->ht;
+    for (size_t i = 0; i < n; i++) {
+        vx[i] = s->x[i] - s->px0[i], vy[i] = s->y[i] - s->py0[i], vz[i] = s->z[i] - s->pz0[i];
+        r0[i] = 0.0f;
+    }
+    const toi_spheres P = {s->px0, s->py0, s->pz0, vx, vy, vz, r0};
+    const toi_hits h = {.t = t};
+    toi_sweep_spheres_mesh(n, &P, s->mesh.bvh, 0, &h, NULL);
+    for (size_t i = 0; i < n; i++)
+        if (t[i] != TOI_NO_HIT && !s->escaped[i]) {
+            s->escaped[i] = 1;
+            s->nescaped++;
+        }
+    return s->nescaped;
+}
+
 size_t sim_check_escapes(sim *s)
 {
+    if (s->prm.model)
+        return crossings(s);
     const sim_mesh *m = &s->mesh;
     const float in2 = m->inradius * m->inradius;
     for (size_t i = 0; i < s->prm.n; i++) {

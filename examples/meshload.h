@@ -1,0 +1,13 @@
+/* meshload.h - a small triangle-mesh reader for the examples: STL (binary or ASCII) and
+   Wavefront OBJ (v and f lines; polygons fanned into triangles) */
+#ifndef MESHLOAD_H
+#define MESHLOAD_H
+
+#include <stddef.h>
+
+/* The file's triangles as nine malloc'ed arrays (ax ay az bx by bz cx cy cz, each of *ntris
+   floats; free each). 0 on success; -1 with a message in err (a file that cannot be read,
+   is not STL or OBJ, is malformed or holds no triangle). */
+int mesh_load(const char *path, float *tri[9], size_t *ntris, char *err, size_t errlen);
+
+#endif
