@@ -1,6 +1,6 @@
 # toi - batched time-of-impact kernels. `make` builds the libraries for the compiler's target
 # (`make CC=aarch64-linux-gnu-gcc` cross-builds for aarch64) under build/<target>/.
-# `make test` runs every test group (README); `make bench` the benchmark; `make demo` the
+# `make test` runs every test group (docs/testing.md); `make bench` the benchmark; `make demo` the
 # particle example (examples/particles.c).
 
 CC ?= cc
@@ -209,7 +209,7 @@ VERSION := $(shell sed -n 's/^\#define TOI_VERSION_STRING "\(.*\)"/\1/p' include
 clean:
 	rm -rf build
 
-# ---- reliability checks (README: "Reliability") ------------------------------------------
+# ---- reliability checks (docs/testing.md: "Reliability") ----------------------------------
 # Each builds its own tree under build/<check>/ and exits nonzero on any finding.
 SAN_CC ?= $(CC)
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

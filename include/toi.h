@@ -66,7 +66,7 @@ typedef struct toi_hits {
        or parallel to the plane). A hit at t = 0 with TOI_ALL_OVERLAPS reports the same: the
        time the touching pair separates, 0 when it touches at t = 0 only and moves apart.
        TOI_NO_HIT for a miss (t == TOI_NO_HIT tells a miss from "never separates"). Same
-       accuracy contract as t (README). */
+       accuracy contract as t (docs/contract.md). */
     float *TOI_RESTRICT t_exit;
 } toi_hits;
 
@@ -79,7 +79,7 @@ typedef struct toi_plane {
    any other bit -> TOI_EINVAL. */
 #define TOI_CULL_BACKFACES 1u /* triangle queries: ignore triangles the sphere does not move
                                  against (front normal N with N.v >= 0) */
-#define TOI_ALL_OVERLAPS 2u /* report every pair already touching at t = 0 (see README) */
+#define TOI_ALL_OVERLAPS 2u /* report every pair already touching at t = 0 (docs/contract.md) */
 #define TOI_FLAGS_ALL (TOI_CULL_BACKFACES | TOI_ALL_OVERLAPS)
 
 /* Each query returns the number of queries that hit (>= 0), or TOI_EINVAL for a NULL
@@ -198,7 +198,7 @@ TOI_API toi_mesh *toi_mesh_build(size_t ntris, const toi_triangles *tri);
    hierarchy with every box recomputed: cost->nu (cost may be NULL) gains the boxes updated.
    TOI_OK, or TOI_EINVAL (NULL mesh or array, another count; nothing changed). Not while the
    mesh is queried. Queries stay exact after any refit; they slow down as the mesh deforms
-   away from the shape it was built for (README: when to rebuild). */
+   away from the shape it was built for (docs/meshes.md: when to rebuild). */
 TOI_API int toi_mesh_refit(toi_mesh *m, size_t ntris, const toi_triangles *tri, toi_cost *cost);
 
 TOI_API void toi_mesh_free(toi_mesh *m);           /* NULL: nothing */

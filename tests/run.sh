@@ -137,10 +137,10 @@ install_check() {
 }
 step "make install + pkg-config build of examples/quickstart.c" install_check
 
-# 6. reliability and hygiene checks (README: "Reliability"), each one test; TOI_CHECKS=0 skips
+# 6. reliability and hygiene checks (docs/testing.md: "Reliability"), each one test; TOI_CHECKS=0 skips
 if [ "${TOI_CHECKS:-1}" != 0 ]; then
     # sizes chosen to keep the whole of make test well inside CI's budget on 2 cores; the
-    # targets' own defaults (README) run more
+    # targets' own defaults (docs/testing.md) run more
     # (-j: their builds - five backends each, sanitizer and fuzzer instrumented - run on
     # every core; the runs inside each recipe stay sequential)
     step "make check-exports" make --no-print-directory check-exports

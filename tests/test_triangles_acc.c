@@ -114,7 +114,7 @@ static ld feature_dist(const tri_q *q, int feat, const ld x[3])
 }
 
 /* the largest |reported point - q*| seen, in units of the margin (printed: a figure for the
-   README, and a sign of how much room the check leaves) */
+   docs, and a sign of how much room the check leaves) */
 ld acc_worst_q;
 
 static void fcross(const float a[3], const float b[3], float o[3])
