@@ -54,7 +54,7 @@ $(BUILD)/src/avx2/%.o: ISA := -mavx2
 $(BUILD)/src/avx512/%.o: ISA := -mavx512f
 
 .PHONY: all lib test test-native bench bench-bin bench-instructions demo install uninstall \
-        clean tests-bin
+        clean tests-bin tests-with-lib
 all: lib
 lib: $(BUILD)/libtoi.a $(BUILD)/libtoi.so
 
@@ -97,6 +97,11 @@ $(BUILD)/toi_tests: $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a
 	$(CC) $(SAN) -o $@ $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a -lm -lpthread
 
 tests-bin: $(BUILD)/toi_tests
+
+# The same test runner linked against another build of the library, for tests/cmake_check.sh:
+# `make tests-with-lib WITH_LIB=path/libtoi.a WITH_OUT=path/toi_tests`.
+tests-with-lib: $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ)
+	$(CC) $(SAN) -o $(WITH_OUT) $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(WITH_LIB) -lm -lpthread
 
 # The whole suite: dependencies, native run, aarch64 under qemu, x86 CPU models under qemu.
 test:
@@ -189,20 +194,29 @@ bench-instructions:
 	@bench/instructions.sh "$(BUILD)" "$(TARGET)"
 
 # ---- install -----------------------------------------------------------------------------
+# The same files `cmake --install` writes (CMakeLists.txt): the header, both libraries, toi.pc
+# and the CMake package files, which find the libraries relative to their own directory.
+CMAKEDIR := $(LIBDIR)/cmake/toi
+SUBST = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+            -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+            -e "s|@TO_LIBDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(LIBDIR))|" \
+            -e "s|@TO_INCLUDEDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(INCLUDEDIR))|"
 install: lib
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(CMAKEDIR)
 	install -m 644 include/toi.h $(DESTDIR)$(INCLUDEDIR)/toi.h
 	install -m 644 $(BUILD)/libtoi.a $(DESTDIR)$(LIBDIR)/libtoi.a
 	install -m 755 $(BUILD)/libtoi.so $(DESTDIR)$(LIBDIR)/libtoi.so.0
 	ln -sf libtoi.so.0 $(DESTDIR)$(LIBDIR)/libtoi.so
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    src/toi.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/toi.pc
+	$(SUBST) src/toi.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/toi.pc
+	$(SUBST) cmake/toiConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/toiConfig.cmake
+	$(SUBST) cmake/toiConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/toiConfigVersion.cmake
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/toi.h $(DESTDIR)$(LIBDIR)/libtoi.a \
 	      $(DESTDIR)$(LIBDIR)/libtoi.so $(DESTDIR)$(LIBDIR)/libtoi.so.0 \
-	      $(DESTDIR)$(LIBDIR)/pkgconfig/toi.pc
+	      $(DESTDIR)$(LIBDIR)/pkgconfig/toi.pc \
+	      $(DESTDIR)$(CMAKEDIR)/toiConfig.cmake $(DESTDIR)$(CMAKEDIR)/toiConfigVersion.cmake
+	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
 
 VERSION := $(shell sed -n 's/^\#define TOI_VERSION_STRING "\(.*\)"/\1/p' include/toi.h)
 

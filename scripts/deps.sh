@@ -6,7 +6,7 @@
 set -u
 
 want=${1:-all}
-test_pkgs="make gcc libc6-dev pkg-config libsimde-dev qemu-user gcc-aarch64-linux-gnu assimp-testmodels
+test_pkgs="make gcc libc6-dev pkg-config cmake libsimde-dev qemu-user gcc-aarch64-linux-gnu assimp-testmodels
   libc6-dev-arm64-cross libpng-dev clang libclang-rt-14-dev valgrind cppcheck"
 demo_pkgs="make gcc libc6-dev libpng-dev assimp-testmodels"
 bench_pkgs="make gcc g++ libc6-dev pkg-config hyperfine libbullet-dev gnuplot-nox valgrind"

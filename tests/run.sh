@@ -10,6 +10,8 @@
 #      does not execute and removes from the CPUID it reports, so dispatch must see it
 #      missing (qemu, like valgrind, cannot run the avx512 backend; only a real CPU does);
 #   5. make install into a staging directory, and an outside program built with pkg-config;
+#      the CMake build: its library's golden hashes, add_subdirectory and find_package
+#      consumers, and the same installed files as make install (tests/cmake_check.sh);
 #   6. the reliability checks: exported symbols, -Werror builds, cppcheck, AddressSanitizer +
 #      UBSan, valgrind memcheck, ThreadSanitizer, a fuzz smoke run (TOI_CHECKS=0 skips them).
 # Every run prints "N passed, N failed"; this script sums them into the last line.
@@ -136,6 +138,10 @@ install_check() {
         LD_LIBRARY_PATH="$PWD/$stage/root/usr/local/lib" build/install-check/outside
 }
 step "make install + pkg-config build of examples/quickstart.c" install_check
+
+# 5b. CMake: the same library (golden hashes), add_subdirectory and find_package consumers,
+#     cmake --install and make install writing the same files (tests/cmake_check.sh)
+run "CMake build and consumers" tests/cmake_check.sh
 
 # 6. reliability and hygiene checks (docs/testing.md: "Reliability"), each one test; TOI_CHECKS=0 skips
 if [ "${TOI_CHECKS:-1}" != 0 ]; then
