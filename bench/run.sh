@@ -24,10 +24,15 @@ else
     hf_runs=5
 fi
 mkdir -p "$out"
+# The machine, first in each text result (the figures depend on it).
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+fam=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1)
+model=$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cpu_line="cpu: ${cpu:-unknown}${fam:+ (family $fam, model $model)}, $(nproc) cores"
 
 echo "== toi_bench: every query, backend and peer -> $out/bench.txt, bench.csv, targets.md"
-"${runner[@]}" "$bin" "${args[@]}" --csv "$out/bench.csv" --targets "$out/targets.md" |
-    tee "$out/bench.txt"
+{ echo "$cpu_line"; "${runner[@]}" "$bin" "${args[@]}" --csv "$out/bench.csv" \
+    --targets "$out/targets.md"; } | tee "$out/bench.txt"
 
 echo
 echo "== toi_bench_mesh: meshes (build, refit, queries, cost model) -> $out/mesh.txt"
@@ -35,7 +40,7 @@ if [ ${#runner[@]} -gt 0 ]; then
     { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_mesh" --quick; } |
         tee "$out/mesh.txt"
 else
-    "$build/toi_bench_mesh" | tee "$out/mesh.txt"
+    { echo "$cpu_line"; "$build/toi_bench_mesh"; } | tee "$out/mesh.txt"
 fi
 
 # Whole runs per implementation, side by side: the same sphere-sphere workload for each (both
@@ -56,7 +61,6 @@ fi
 
 echo
 echo "== plot -> $out/ns_per_query.png"
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 cc_version=$(${CC:-cc} --version | head -1)
 title="toi $(basename "$target"): ${label:-native}; $cpu; $cc_version"
 bench/plot.sh "$out/bench.csv" "$out/ns_per_query.png" "$title"
