@@ -141,8 +141,9 @@ static toi_hits hits_of(const outs *o, int all)
 {
     if (!all)
         return (toi_hits){.t = o->f[0]};
-    return (toi_hits){o->f[0], o->f[1], o->f[2], o->f[3], o->f[4],
-                      o->f[5], o->f[6], o->f[7], o->index, o->feature};
+    return (toi_hits){.t = o->f[0], .nx = o->f[1], .ny = o->f[2], .nz = o->f[3],
+                      .px = o->f[4], .py = o->f[5], .pz = o->f[6], .depth = o->f[7],
+                      .index = o->index, .feature = o->feature};
 }
 
 /* Best ns per sphere of reps runs of the mesh query over the batch; *cost: one run's. */
