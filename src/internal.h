@@ -31,6 +31,10 @@ typedef struct toi_kernels {
                                    const toi_hits *out);
     size_t (*spheres_mesh)(size_t n, const toi_spheres *s, const toi_mesh *m, unsigned flags,
                            const toi_hits *out, toi_cost *cost);
+    size_t (*capsules_spheres)(size_t n, const toi_capsules *c, const toi_spheres *s,
+                               unsigned flags, const toi_hits *out);
+    size_t (*capsules_plane)(size_t n, const toi_capsules *c, const toi_plane *plane,
+                             unsigned flags, const toi_hits *out);
 } toi_kernels;
 
 extern const toi_kernels toi_kernels_scalar;
@@ -84,6 +88,13 @@ ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, cons
 ptrdiff_t toi_sweep_spheres_mesh_on(const toi_kernels *k, size_t n, const toi_spheres *s,
                                     const toi_mesh *m, unsigned flags, const toi_hits *out,
                                     toi_cost *cost);
+
+ptrdiff_t toi_sweep_capsules_spheres_on(const toi_kernels *k, size_t n, const toi_capsules *c,
+                                       const toi_spheres *s, unsigned flags,
+                                       const toi_hits *out);
+ptrdiff_t toi_sweep_capsules_plane_on(const toi_kernels *k, size_t n, const toi_capsules *c,
+                                     const toi_plane *plane, unsigned flags,
+                                     const toi_hits *out);
 
 /* Whether any output beyond t is wanted (the kernels then compute normal, point, depth). */
 static inline int toi_wants_full(const toi_hits *out)
