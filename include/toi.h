@@ -238,6 +238,14 @@ TOI_API ptrdiff_t toi_sweep_capsules_plane(size_t n, const toi_capsules *c,
                                            const toi_plane *plane, unsigned flags,
                                            const toi_hits *out);
 
+/* pair i: capsule a[i] vs capsule b[i] (b is the obstacle: the normal points from b's
+   nearest point toward a's segment; the point is on b's surface). A contact along a segment
+   (parallel segments) reports the pair at b's p0 if it lies alongside a, else at b's p1 if
+   it does, else at a's p0, else at a's p1 (docs/capsules.md). b a point: the capsule-sphere
+   query bit for bit; both points: the sphere query. */
+TOI_API ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
+                                     unsigned flags, const toi_hits *out);
+
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
    unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, avx512, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it

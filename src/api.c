@@ -197,6 +197,18 @@ ptrdiff_t toi_sweep_capsules_plane_on(const toi_kernels *k, size_t n, const toi_
     return (ptrdiff_t)k->capsules_plane(n, c, plane, flags, out);
 }
 
+ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsules *a,
+                                const toi_capsules *b, unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!capsules_ok(a) || !capsules_ok(b))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->capsules(n, a, b, flags, out);
+}
+
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
                             unsigned flags, const toi_hits *out)
 {
@@ -261,6 +273,12 @@ ptrdiff_t toi_sweep_capsules_plane(size_t n, const toi_capsules *c, const toi_pl
                                    unsigned flags, const toi_hits *out)
 {
     return toi_sweep_capsules_plane_on(toi_active_kernels(), n, c, plane, flags, out);
+}
+
+ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
+                             unsigned flags, const toi_hits *out)
+{
+    return toi_sweep_capsules_on(toi_active_kernels(), n, a, b, flags, out);
 }
 
 const char *toi_strerror(int code)

@@ -149,6 +149,14 @@ static ptrdiff_t call_capsules_plane(const toi_kernels *k, size_t n, const t_arg
              : toi_sweep_capsules_plane(n, &c, &p, flags, out);
 }
 
+static ptrdiff_t call_capsules(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                              const toi_hits *out)
+{
+    toi_capsules ca = capsules_at(a->q), cb = capsules_at(a->q + 10);
+    return k ? toi_sweep_capsules_on(k, n, &ca, &cb, flags, out)
+             : toi_sweep_capsules(n, &ca, &cb, flags, out);
+}
+
 const t_family t_families[] = {
     {.name = "spheres", .qkind = "pppvvvrpppvvvr", .normal_param = -1, .writes_exit = 1,
      .flags = TOI_ALL_OVERLAPS, .call = call_spheres},
@@ -177,6 +185,8 @@ const t_family t_families[] = {
      .flags = TOI_ALL_OVERLAPS, .call = call_capsules_spheres},
     {.name = "capsules_plane", .qkind = "pppooovvvr", .pkind = "nnnd", .normal_param = 0,
      .precondition = unit_plane, .flags = TOI_ALL_OVERLAPS, .call = call_capsules_plane},
+    {.name = "capsules", .qkind = "pppooovvvr" "pppooovvvr", .normal_param = -1,
+     .flags = TOI_ALL_OVERLAPS, .call = call_capsules},
 };
 const int t_nfamilies = (int)(sizeof t_families / sizeof t_families[0]);
 

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 
 /* Change only with a deliberate change of results, and say so in the commit. */
-#define GOLDEN_CAPSULES 0x1f224e027fbe7aebull
+#define GOLDEN_CAPSULES 0x62bd68f9b31407c6ull
+#define GOLDEN_CAPSULE_PAIRS 0xd5ed5fa7fd628825ull
 
 #define EPS ((ld)FLT_EPSILON)
 
@@ -84,9 +85,12 @@ static void gen_p1(rng *r, float q[10], float L, const float *towards)
             q[3 + k] = q[k] + k0 * q[6 + k];
         break;
     }
-    case 4: /* tiny */
-        for (int k = 0; k < 3; k++)
-            q[3 + k] = q[k] + ldexpf(L * rng_range(r, -1.0f, 1.0f), -(int)rng_below(r, 40));
+    case 4: /* tiny (the draws in separate statements: argument order is unspecified) */
+        for (int k = 0; k < 3; k++) {
+            float x = L * rng_range(r, -1.0f, 1.0f);
+            int e = -(int)rng_below(r, 40);
+            q[3 + k] = q[k] + ldexpf(x, e);
+        }
         break;
     case 5: /* across the motion: the cylinder leads */
         q[3] = q[0] + q[7] * rng_range(r, -1.0f, 1.0f);
@@ -133,7 +137,9 @@ static void gen_capsule_plane(rng *r, int fam, const toi_plane *P, float q[10])
     if (!(L < 1e30f))
         L = 1.0f;
     if (rng_below(r, 5) == 0) { /* parallel to the plane (up to rounding): n x w */
-        float w[3] = {rng_range(r, -1, 1), rng_range(r, -1, 1), rng_range(r, -1, 1)};
+        float w[3];
+        for (int k = 0; k < 3; k++)
+            w[k] = rng_range(r, -1, 1); /* in order: an initializer's order is unspecified */
         q[3] = q[0] + L * (P->ny * w[2] - P->nz * w[1]);
         q[4] = q[1] + L * (P->nz * w[0] - P->nx * w[2]);
         q[5] = q[2] + L * (P->nx * w[1] - P->ny * w[0]);
@@ -142,6 +148,61 @@ static void gen_capsule_plane(rng *r, int fam, const toi_plane *P, float q[10])
     }
     if (fam < 0 && f == GEN_NFAMILIES - 1 && rng_below(r, 2))
         gen_specials(r, q, 10, 9);
+}
+
+/* One capsule pair: A q[10], B p[10]; B is drawn as gen_capsule_sphere's sphere with a
+   segment: a point, any direction, parallel to A (exactly, up to rounding), coaxial with A,
+   crossing A's axis, along the motion. */
+static void gen_capsule_pair(rng *r, int fam, float q[10], float p[10])
+{
+    float sp[7];
+    int f = fam < 0 ? (int)rng_below(r, GEN_NFAMILIES) : fam;
+    gen_capsule_sphere(r, f, q, sp);
+    p[0] = sp[0], p[1] = sp[1], p[2] = sp[2], p[6] = sp[3], p[7] = sp[4], p[8] = sp[5],
+    p[9] = sp[6];
+    float L = absmax3(q, sp) + fabsf(q[9]) + fabsf(sp[6]);
+    if (!(L < 1e30f))
+        L = 1.0f;
+    float ea[3] = {q[3] - q[0], q[4] - q[1], q[5] - q[2]};
+    int mode = (int)rng_below(r, 8);
+    switch (mode) {
+    case 0: /* parallel */
+    case 1: {
+        float k = rng_range(r, -1.5f, 1.5f);
+        for (int j = 0; j < 3; j++)
+            p[3 + j] = p[j] + k * ea[j];
+        break;
+    }
+    case 2: { /* coaxial (up to a small offset), overlapping or end to end */
+        float k0 = rng_range(r, -2.0f, 2.0f), k1 = rng_range(r, -1.5f, 1.5f);
+        float off = rng_below(r, 2) ? 0.0f : L * 0x1p-10f * rng_range(r, -1, 1);
+        for (int j = 0; j < 3; j++) {
+            p[j] = q[j] + k0 * ea[j] + (j == 0 ? off : 0.0f);
+            p[3 + j] = p[j] + k1 * ea[j];
+        }
+        break;
+    }
+    case 3: { /* crossing A's axis near its middle */
+        float m[3], x[3];
+        for (int j = 0; j < 3; j++) {
+            m[j] = q[j] + 0.5f * ea[j] + L * 0x1p-6f * rng_range(r, -1, 1);
+            x[j] = L * rng_range(r, -1, 1);
+            p[j] = m[j] - x[j];
+            p[3 + j] = m[j] + x[j];
+        }
+        break;
+    }
+    default:
+        gen_p1(r, p, L, q);
+    }
+    if (fam < 0 && f == GEN_NFAMILIES - 1 && rng_below(r, 2)) {
+        float all[20];
+        memcpy(all, q, 10 * sizeof(float));
+        memcpy(all + 10, p, 10 * sizeof(float));
+        gen_specials(r, all, 20, rng_below(r, 2) ? 9 : 19);
+        memcpy(q, all, 10 * sizeof(float));
+        memcpy(p, all + 10, 10 * sizeof(float));
+    }
 }
 
 /* ---- contract cases ---- */
@@ -153,11 +214,15 @@ typedef struct hand {
 
 static int near(float got, float want) { return fabsf(got - want) <= 2e-6f * (1 + fabsf(want)); }
 
-static void check_hand(const t_impl *im, const hand *c, int plane, const toi_plane *P, int id)
+/* kind 0: against the sphere c->sph; 1: against the plane P; 2: against the capsule cap2 */
+static void check_hand_k(const t_impl *im, const hand *c, int kind, const toi_plane *P,
+                         const float *cap2, int id)
 {
-    t_cap b;
+    const int plane = kind == 1;
+    t_cap b, b2;
     t_sph s;
     t_hits h;
+    cap_alloc(&b2, 5);
     enum { N = 5 }; /* the case in the middle of invalid and plain lanes */
     cap_alloc(&b, N);
     t_spheres_alloc(&s, N);
@@ -175,9 +240,17 @@ static void check_hand(const t_impl *im, const hand *c, int plane, const toi_pla
         cap_set(&b, i, q);
         for (int k = 0; k < 7; k++)
             s.f[k][i] = sp[k];
+        if (kind == 2) {
+            float q2[10];
+            memcpy(q2, cap2, sizeof q2);
+            if (i == 3)
+                q2[9] = INFINITY;
+            cap_set(&b2, i, q2);
+        }
     }
-    ptrdiff_t ret = plane ? t_capsules_plane(im, N, &b.c, P, c->flags, &h.h)
-                          : t_capsules_spheres(im, N, &b.c, &s.s, c->flags, &h.h);
+    ptrdiff_t ret = kind == 1   ? t_capsules_plane(im, N, &b.c, P, c->flags, &h.h)
+                    : kind == 2 ? t_capsules(im, N, &b.c, &b2.c, c->flags, &h.h)
+                                : t_capsules_spheres(im, N, &b.c, &s.s, c->flags, &h.h);
     int hit = c->t != TOI_NO_HIT;
     /* lanes 0 (NaN p1), 1 (negative radius) and 3 (an infinite p1, and an infinite sphere
        radius) miss; lanes 2 and 4 are the case */
@@ -207,8 +280,15 @@ static void check_hand(const t_impl *im, const hand *c, int plane, const toi_pla
                   float_bits(h.t_exit[i]) == 0xA5A5A5A5u,
               "case %d: index, feature or t_exit written", id);
     cap_free(&b);
+    cap_free(&b2);
     t_spheres_free(&s);
     t_hits_free(&h);
+    (void)plane;
+}
+
+static void check_hand(const t_impl *im, const hand *c, int plane, const toi_plane *P, int id)
+{
+    check_hand_k(im, c, plane, P, NULL, id);
 }
 
 #define NOHIT TOI_NO_HIT
@@ -281,6 +361,59 @@ static const hand plane_cases[] = {
     {{0, 0, 3, 0, 0, 3, 0, 0, -5, 1}, {0}, 0, 0.4f, {0, 0, 1}, {0, 0, 0}, 0},
 };
 
+/* capsule pairs: A (hand.cap) against B */
+typedef struct hand_cc {
+    float b[10];
+    hand h;
+} hand_cc;
+static const hand_cc pair_cases[] = {
+    /* 0: crossed, A (along x, at z = 2) falling onto B (along y): the face, t = 1/3 */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 2, 1, 0, 2, 0, 0, -3, 0.5f}, {0}, 0, 1.0f / 3, {0, 0, 1}, {0, 0, 0.5f}, 0}},
+    /* 1: parallel, A falling onto B, overlapping by half: B's p1 lies alongside A and
+       comes first (B's p0 does not) */
+    {{0, 0, 0, 2, 0, 0, 0, 0, 0, 0.5f},
+     {{1, 0, 2, 3, 0, 2, 0, 0, -2, 0.5f}, {0}, 0, 0.5f, {0, 0, 1}, {2, 0, 0.5f}, 0}},
+    /* 2: parallel, A entirely alongside B: the point below A's p0 */
+    {{0, 0, 0, 4, 0, 0, 0, 0, 0, 0.5f},
+     {{1, 0, 2, 3, 0, 2, 0, 0, -2, 0.5f}, {0}, 0, 0.5f, {0, 0, 1}, {1, 0, 0.5f}, 0}},
+    /* 3: parallel, B within A's span: the point below B's p0 */
+    {{1, 0, 0, 2, 0, 0, 0, 0, 0, 0.5f},
+     {{0, 0, 2, 4, 0, 2, 0, 0, -2, 0.5f}, {0}, 0, 0.5f, {0, 0, 1}, {1, 0, 0.5f}, 0}},
+    /* 4: end to end along one axis: A's p0 meets B's p1 */
+    {{-3, 0, 0, -1, 0, 0, 0, 0, 0, 0.5f},
+     {{1, 0, 0, 3, 0, 0, -2, 0, 0, 0.5f}, {0}, 0, 0.5f, {1, 0, 0}, {-0.5f, 0, 0}, 0}},
+    /* 5: A's end p1 into B's side (a T): the edge a1 against B's segment */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{0, 0.5f, 4, 0, 0.5f, 2, 0, 0, -4, 0.5f}, {0}, 0, 0.25f, {0, 0, 1}, {0, 0.5f, 0.5f}, 0}},
+    /* 6: skew, passing 1.5 apart with R = 1: a miss */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 1.5f, 1, 0, 1.5f, 0, 3, 0, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0}},
+    /* 7: crossed, overlapping by 0.5, approaching: t = 0, depth 0.5 */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, -1, 0.5f}, {0}, 0, 0, {0, 0, 1}, {0, 0, 0.5f}, 0.5f}},
+    /* 8: the same separating: a miss; with TOI_ALL_OVERLAPS t = 0 */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, 1, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0}},
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, 1, 0.5f}, {0}, TOI_ALL_OVERLAPS, 0, {0, 0, 1},
+      {0, 0, 0.5f}, 0.5f}},
+    /* 10: parallel, touching, sliding along the axis: a miss */
+    {{0, 0, 0, 2, 0, 0, 0, 0, 0, 0.5f},
+     {{0, 0, 1, 2, 0, 1, 3, 0, 0, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0}},
+    /* 11: the segments cross (the axes intersect, at rest): fallback +x, depth R */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 0, 1, 0, 0, 0, 0, 0, 0.5f}, {0}, TOI_ALL_OVERLAPS, 0, {1, 0, 0}, {0.5f, 0, 0},
+      1}},
+    /* 12: B a point: the capsule-sphere case 0 */
+    {{0.3f, 0, 0, 0.3f, 0, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 2, 1, 0, 2, 0, 0, -3, 0.5f}, {0}, 0, 1.0f / 3, {0, 0, 1}, {0.3f, 0, 0.5f}, 0}},
+    /* 13: both move: B rises into A at right angles */
+    {{0.25f, -1, 0, 0.25f, 1, 0, 0, 0, 2, 0.25f},
+     {{-1, 0.5f, 2, 1, 0.5f, 2, 0, 0, -2, 0.25f}, {0}, 0, 0.375f, {0, 0, 1}, {0.25f, 0.5f, 1},
+      0}},
+};
+
 static void case_hand(const void *ctx)
 {
     const t_impl *im = ctx;
@@ -289,6 +422,8 @@ static void case_hand(const void *ctx)
     const toi_plane floor = {0, 0, 1, 0};
     for (size_t c = 0; c < sizeof plane_cases / sizeof plane_cases[0]; c++)
         check_hand(im, &plane_cases[c], 1, &floor, 100 + (int)c);
+    for (size_t c = 0; c < sizeof pair_cases / sizeof pair_cases[0]; c++)
+        check_hand_k(im, &pair_cases[c].h, 2, NULL, pair_cases[c].b, 200 + (int)c);
 }
 
 /* p0 = p1: bit for bit the sphere query (without t_exit), count included. */
@@ -349,19 +484,81 @@ static void case_sphere_equivalence(const void *ctx)
     t_hits_free(&hs);
 }
 
+/* Capsule pairs with B a point: bit for bit the capsule-sphere query; both points: the
+   sphere query. */
+static void case_pair_equivalence(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { N = 1000 };
+    t_cap a, b;
+    t_sph sa, sb;
+    t_hits hc, hs;
+    cap_alloc(&a, N);
+    cap_alloc(&b, N);
+    t_spheres_alloc(&sa, N);
+    t_spheres_alloc(&sb, N);
+    t_hits_alloc(&hc, N);
+    t_hits_alloc(&hs, N);
+    rng r = {0xCA96};
+    size_t rounds = t_count(60), bad = 0;
+    for (size_t round = 0; round < rounds && bad < 3; round++) {
+        unsigned flags = round & 1 ? TOI_ALL_OVERLAPS : 0;
+        int both = round % 4 >= 2;
+        for (size_t i = 0; i < N; i++) {
+            float q[10], sp[7];
+            gen_capsule_sphere(&r, -1, q, sp);
+            if (both)
+                q[3] = q[0], q[4] = q[1], q[5] = q[2];
+            float p[10] = {sp[0], sp[1], sp[2], sp[0], sp[1], sp[2], sp[3], sp[4], sp[5], sp[6]};
+            cap_set(&a, i, q);
+            cap_set(&b, i, p);
+            for (int k = 0; k < 7; k++)
+                sb.f[k][i] = sp[k];
+            float qa[7] = {q[0], q[1], q[2], q[6], q[7], q[8], q[9]};
+            for (int k = 0; k < 7; k++)
+                sa.f[k][i] = qa[k];
+        }
+        t_hits_fill(&hc, 0x3C);
+        t_hits_fill(&hs, 0x3C);
+        toi_hits oc = hc.h, os = hs.h;
+        oc.t_exit = os.t_exit = NULL;
+        size_t n = 1 + rng_below(&r, N);
+        ptrdiff_t rc = t_capsules(im, n, &a.c, &b.c, flags, &oc);
+        ptrdiff_t rs = both ? t_spheres(im, n, &sa.s, &sb.s, flags, &os)
+                            : t_capsules_spheres(im, n, &a.c, &sb.s, flags, &os);
+        size_t at;
+        int k = t_hits_diff(&hc, &hs, n, &at);
+        if (k >= 0 || rc != rs) {
+            bad++;
+            CHECK(0, "B a point (%s): differs from the %s query (%s[%zu], count %td vs %td)",
+                  both ? "A too" : "A a capsule", both ? "sphere" : "capsule-sphere",
+                  k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, rc, rs);
+        }
+    }
+    cap_free(&a);
+    cap_free(&b);
+    t_spheres_free(&sa);
+    t_spheres_free(&sb);
+    t_hits_free(&hc);
+    t_hits_free(&hs);
+}
+
 void group_capsule_contract(void)
 {
     t_run_impls("capsules/contract cases", case_hand);
     t_run_impls("capsules/p0 = p1 is the sphere query, bit for bit", case_sphere_equivalence);
+    t_run_impls("capsules/pairs: B a point is the capsule-sphere query, both points the sphere "
+                "query, bit for bit", case_pair_equivalence);
 }
 
 /* ---- differential ---- */
 static void case_differential(const void *ctx)
 {
-    const int plane = *(const int *)ctx;
+    const int kind = *(const int *)ctx, plane = kind == 1;
     enum { MAXN = 700 };
-    t_cap b;
+    t_cap b, b2;
     t_sph s;
+    cap_alloc(&b2, MAXN + 4);
     t_hits ref, got;
     cap_alloc(&b, MAXN + 4);
     t_spheres_alloc(&s, MAXN + 4);
@@ -377,19 +574,23 @@ static void case_differential(const void *ctx)
         toi_plane P;
         gen_plane(&r, &P);
         for (size_t i = 0; i < n; i++) {
-            float q[10], sp[7];
+            float q[10], sp[7], q2[10];
             if (plane)
                 gen_capsule_plane(&r, -1, &P, q);
+            else if (kind == 2)
+                gen_capsule_pair(&r, -1, q, q2), cap_set(&b2, off + i, q2);
             else
                 gen_capsule_sphere(&r, -1, q, sp);
             cap_set(&b, off + i, q);
-            for (int k = 0; k < 7 && !plane; k++)
+            for (int k = 0; k < 7 && kind == 0; k++)
                 s.f[k][off + i] = sp[k];
         }
-        toi_capsules c = b.c;
+        toi_capsules c = b.c, c2 = b2.c;
         toi_spheres ss = s.s;
-        for (int k = 0; k < 10; k++)
+        for (int k = 0; k < 10; k++) {
             ((const float **)&c)[k] += off;
+            ((const float **)&c2)[k] += off;
+        }
         for (int k = 0; k < 7; k++)
             ((const float **)&ss)[k] += off;
         uint32_t mode = rng_below(&r, 3), mask = mode == 0 ? 0 : mode == 1 ? rng_below(&r, 128) : 127;
@@ -403,14 +604,17 @@ static void case_differential(const void *ctx)
                               hh[w]->index + off, hh[w]->feature + off, hh[w]->t_exit + off};
         }
         t_hits_fill(&ref, 0x5A);
-        ptrdiff_t want = plane ? t_capsules_plane(&t_impls[0], n, &c, &P, flags, &o[0])
-                               : t_capsules_spheres(&t_impls[0], n, &c, &ss, flags, &o[0]);
+        ptrdiff_t want = plane       ? t_capsules_plane(&t_impls[0], n, &c, &P, flags, &o[0])
+                         : kind == 2 ? t_capsules(&t_impls[0], n, &c, &c2, flags, &o[0])
+                                     : t_capsules_spheres(&t_impls[0], n, &c, &ss, flags, &o[0]);
         for (int bi = 1; bi < t_nimpls; bi++) {
             if (failed[bi])
                 continue;
             t_hits_fill(&got, 0x5A);
             ptrdiff_t gr = plane ? t_capsules_plane(&t_impls[bi], n, &c, &P, flags, &o[1])
-                                 : t_capsules_spheres(&t_impls[bi], n, &c, &ss, flags, &o[1]);
+                           : kind == 2
+                               ? t_capsules(&t_impls[bi], n, &c, &c2, flags, &o[1])
+                               : t_capsules_spheres(&t_impls[bi], n, &c, &ss, flags, &o[1]);
             size_t at;
             int k = t_hits_diff(&ref, &got, n + 4, &at);
             if (k >= 0 || gr != want) {
@@ -422,9 +626,12 @@ static void case_differential(const void *ctx)
                     printf("    inputs:");
                     for (int j = 0; j < 10; j++)
                         printf(" %.9g", b.f[j][at]);
-                    if (!plane)
+                    if (kind == 0)
                         for (int j = 0; j < 7; j++)
                             printf(" %.9g", s.f[j][at]);
+                    if (kind == 2)
+                        for (int j = 0; j < 10; j++)
+                            printf(" %.9g", b2.f[j][at]);
                     printf(" flags %u\n", flags);
                 }
             }
@@ -432,8 +639,9 @@ static void case_differential(const void *ctx)
         done += n;
     }
     printf("    %zu capsule-%s queries per backend, bit for bit\n", done,
-           plane ? "plane" : "sphere");
+           plane ? "plane" : kind == 2 ? "capsule" : "sphere");
     cap_free(&b);
+    cap_free(&b2);
     t_spheres_free(&s);
     t_hits_free(&ref);
     t_hits_free(&got);
@@ -441,11 +649,13 @@ static void case_differential(const void *ctx)
 
 void group_capsule_differential(void)
 {
-    static const int sphere = 0, plane = 1;
+    static const int sphere = 0, plane = 1, pair = 2;
     t_run("capsules/differential: capsule-sphere, every backend vs scalar", case_differential,
           &sphere);
     t_run("capsules/differential: capsule-plane, every backend vs scalar", case_differential,
           &plane);
+    t_run("capsules/differential: capsule-capsule, every backend vs scalar", case_differential,
+          &pair);
 }
 
 /* ---- accuracy against the long-double oracle ---- */
@@ -710,10 +920,196 @@ static void acc_capsule_plane(const void *ctx)
     t_hits_free(&h);
 }
 
+/* Two segments at time t: A = l + t v + u ea, B = w eb (relative coordinates, long double).
+   The vector from B's nearest point to A's: the interior solution of the 2 x 2 normal
+   equations when it exists and lies inside, else the nearest of the four point-segment
+   cases (clamped projections). */
+typedef struct pair_q {
+    ld l[3], ea[3], eb[3], v[3];
+} pair_q;
+
+static ld dot3l(const ld *a, const ld *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* the vector from the nearest point of the segment p0 + s e (s in [0, 1]) to x */
+static void point_seg(const ld *x, const ld *p0, const ld *e, ld d[3])
+{
+    ld ee = dot3l(e, e), xp[3] = {x[0] - p0[0], x[1] - p0[1], x[2] - p0[2]};
+    ld u = ee > 0 ? dot3l(xp, e) / ee : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    for (int k = 0; k < 3; k++)
+        d[k] = xp[k] - u * e[k];
+}
+
+static void pair_d(const pair_q *q, ld t, ld d[3])
+{
+    ld a0[3], a1[3], b0[3] = {0, 0, 0}, b1[3], cand[5][3], nb[3], na[3];
+    int nc = 0;
+    for (int k = 0; k < 3; k++) {
+        a0[k] = q->l[k] + t * q->v[k];
+        a1[k] = a0[k] + q->ea[k];
+        b1[k] = q->eb[k];
+        nb[k] = -q->eb[k], na[k] = -q->ea[k];
+    }
+    ld A = dot3l(q->ea, q->ea), C = dot3l(q->eb, q->eb), B = dot3l(q->ea, q->eb);
+    ld det = A * C - B * B;
+    if (A > 0 && C > 0 && det > 1e-16L * A * C) {
+        ld r1 = -dot3l(a0, q->ea), r2 = dot3l(a0, q->eb);
+        /* [A -B; -B C] [u w] = [r1 r2] */
+        ld u = (r1 * C + B * r2) / det, w = (A * r2 + B * r1) / det;
+        if (u >= 0 && u <= 1 && w >= 0 && w <= 1) {
+            for (int k = 0; k < 3; k++)
+                cand[nc][k] = a0[k] + u * q->ea[k] - w * q->eb[k];
+            nc++;
+        }
+    }
+    point_seg(b0, a0, q->ea, cand[nc]); /* A's point nearest b0: b0 - a(u), negated below */
+    for (int k = 0; k < 3; k++)
+        cand[nc][k] = -cand[nc][k];
+    nc++;
+    point_seg(b1, a0, q->ea, cand[nc]);
+    for (int k = 0; k < 3; k++)
+        cand[nc][k] = -cand[nc][k];
+    nc++;
+    point_seg(a0, b0, q->eb, cand[nc++]);
+    point_seg(a1, b0, q->eb, cand[nc++]);
+    (void)nb, (void)na;
+    int best = 0;
+    for (int j = 1; j < nc; j++)
+        if (dot3l(cand[j], cand[j]) < dot3l(cand[best], cand[best]))
+            best = j;
+    for (int k = 0; k < 3; k++)
+        d[k] = cand[best][k];
+}
+
+static ld pair_f(const void *q, ld t)
+{
+    ld d[3];
+    pair_d(q, t, d);
+    return ld_norm3(d[0], d[1], d[2]);
+}
+
+static void acc_capsule_pair(const void *ctx)
+{
+    (void)ctx;
+    enum { N = 2048 };
+    size_t total = t_count(60000), done = 0, fails = 0, hits = 0, amb_n = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_cap a, b;
+    t_hits h;
+    cap_alloc(&a, N);
+    cap_alloc(&b, N);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC7};
+    while (done < total && fails < 5) {
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < N; i++) {
+            float q[10], p[10];
+            gen_capsule_pair(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), q, p);
+            cap_set(&a, i, q);
+            cap_set(&b, i, p);
+        }
+        t_capsules(&t_impls[0], N, &a.c, &b.c, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            pair_q q;
+            for (int k = 0; k < 3; k++) {
+                q.l[k] = (ld)a.f[k][i] - (ld)b.f[k][i];
+                q.ea[k] = (ld)a.f[3 + k][i] - (ld)a.f[k][i];
+                q.eb[k] = (ld)b.f[3 + k][i] - (ld)b.f[k][i];
+                q.v[k] = (ld)a.f[6 + k][i] - (ld)b.f[6 + k][i];
+            }
+            ld R = (ld)a.f[9][i] + (ld)b.f[9][i];
+            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+            /* S: the largest corner |a_i - b_j|, |v| and R */
+            ld S = vl > R ? vl : R;
+            for (int c = 0; c < 4; c++) {
+                ld x[3];
+                for (int k = 0; k < 3; k++)
+                    x[k] = q.l[k] + (c & 1 ? q.ea[k] : 0) - (c & 2 ? q.eb[k] : 0);
+                ld m = ld_norm3(x[0], x[1], x[2]);
+                S = m > S ? m : S;
+            }
+            ld delta = 64 * EPS * S;
+            ld d0[3];
+            pair_d(&q, 0, d0);
+            ld slope = dot3l(d0, q.v), f0 = ld_norm3(d0[0], d0[1], d0[2]);
+            int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+            amb_n += amb;
+            float t = h.f[0][i];
+            int ok = judge_t(pair_f, &q, R, delta, slope, amb, flags, t, "capsule-capsule",
+                             done + i);
+            if (ok && t != TOI_NO_HIT) {
+                hits++;
+                ld d[3], n[3];
+                pair_d(&q, (ld)t, d);
+                ld dl = ld_norm3(d[0], d[1], d[2]);
+                /* within 4 delta of touching segments (radii 0 crossing) the direction
+                   is not determined: any unit normal (at most 2 from any other, plus its
+                   rounding) */
+                ld tol_n = dl > 4 * delta ? 4 * delta / dl + 1e-6L : 2 + 1e-6L, err = 0;
+                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
+                for (int k = 0; k < 3; k++) {
+                    n[k] = dl > 0 ? d[k] / dl : (k == 0);
+                    err += (h.f[1 + k][i] - n[k]) * (h.f[1 + k][i] - n[k]);
+                }
+                err = ld_sqrt(err);
+                if (!(ld_abs(nl - 1) <= 1e-6L) || !(err <= tol_n)) {
+                    CHECK(0, "capsule-capsule %zu: normal (%g %g %g), error %.3Lg > %.3Lg",
+                          done + i, h.f[1][i], h.f[2][i], h.f[3][i], err, tol_n);
+                    ok = 0;
+                }
+                /* the point minus n rB lies on B's segment at t, within f(t) of A's (a
+                   parallel contact has many nearest pairs: any of them will do) */
+                ld rb = b.f[9][i], world = 0, qp[3], b0t[3], a0t[3], da[3], db[3];
+                for (int k = 0; k < 3; k++) {
+                    qp[k] = (ld)h.f[4 + k][i] - (ld)h.f[1 + k][i] * rb;
+                    b0t[k] = (ld)b.f[k][i] + (ld)t * (ld)b.f[6 + k][i];
+                    a0t[k] = (ld)a.f[k][i] + (ld)t * (ld)a.f[6 + k][i];
+                    world += ld_abs(b.f[k][i]) + ld_abs(b.f[6 + k][i]) + ld_abs(b.f[3 + k][i]);
+                }
+                point_seg(qp, b0t, q.eb, db);
+                point_seg(qp, a0t, q.ea, da);
+                ld onb = ld_norm3(db[0], db[1], db[2]), toa = ld_norm3(da[0], da[1], da[2]);
+                ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb) +
+                           4 * EPS * rb;
+                if (!(onb <= tol_p) || !(toa <= dl + tol_p)) {
+                    CHECK(0, "capsule-capsule %zu: point %.3Lg off B, %.3Lg from A (f %.3Lg), "
+                             "bound %.3Lg", done + i, onb, toa, dl, tol_p);
+                    ok = 0;
+                }
+                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
+                if (!(ld_abs(h.f[7][i] - want_depth) <= delta + 4 * EPS * R) ||
+                    !(h.f[7][i] >= 0)) {
+                    CHECK(0, "capsule-capsule %zu: depth %.9g, want %.9Lg", done + i,
+                          h.f[7][i], want_depth);
+                    ok = 0;
+                }
+            }
+            if (!ok) {
+                printf("    inputs:");
+                for (int k = 0; k < 10; k++)
+                    printf(" %.9g", a.f[k][i]);
+                for (int k = 0; k < 10; k++)
+                    printf(" %.9g", b.f[k][i]);
+                printf(" flags %u\n", flags);
+                fails++;
+            }
+        }
+        done += N;
+    }
+    printf("    %zu capsule-capsule queries (%zu hits, %zu within the tangential margin) "
+           "against the oracle\n", done, hits, amb_n);
+    cap_free(&a);
+    cap_free(&b);
+    t_hits_free(&h);
+}
+
 void group_capsule_accuracy(void)
 {
     t_run("capsules/accuracy: capsule-sphere vs long-double oracle", acc_capsule_sphere, NULL);
     t_run("capsules/accuracy: capsule-plane vs long-double oracle", acc_capsule_plane, NULL);
+    t_run("capsules/accuracy: capsule-capsule vs long-double oracle", acc_capsule_pair, NULL);
 }
 
 /* ---- golden hash ---- */
@@ -729,13 +1125,14 @@ static void case_golden(const void *ctx)
 {
     const t_impl *im = ctx;
     enum { GN = 3000 };
-    t_cap b;
+    t_cap b, b2;
     t_sph s;
     t_hits o;
     cap_alloc(&b, GN);
+    cap_alloc(&b2, GN);
     t_spheres_alloc(&s, GN);
     t_hits_alloc(&o, GN);
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = 0xcbf29ce484222325ull, h2 = h;
     for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
         rng r = {0xC0DE + flags};
         for (size_t i = 0; i < GN; i++) {
@@ -762,11 +1159,26 @@ static void case_golden(const void *ctx)
                 h = fnv(h, o.f[k], GN / 10 * sizeof(float));
             h = fnv(h, &ret, sizeof ret);
         }
+        /* capsule pairs: a hash of their own */
+        for (size_t i = 0; i < GN; i++) {
+            float q[10], p[10];
+            gen_capsule_pair(&r, (int)(i % GEN_NFAMILIES) - (i % 7 == 0), q, p);
+            cap_set(&b, i, q);
+            cap_set(&b2, i, p);
+        }
+        ret = t_capsules(im, GN, &b.c, &b2.c, flags, &o.h);
+        for (int k = 0; k < T_NOUT; k++)
+            h2 = fnv(h2, o.f[k], GN * sizeof(float));
+        h2 = fnv(h2, &ret, sizeof ret);
     }
-    printf("    %s: 0x%016llx\n", im->name, (unsigned long long)h);
+    printf("    %s: 0x%016llx, capsule pairs 0x%016llx\n", im->name, (unsigned long long)h,
+           (unsigned long long)h2);
     CHECK(h == GOLDEN_CAPSULES, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
           (unsigned long long)h, (unsigned long long)GOLDEN_CAPSULES);
+    CHECK(h2 == GOLDEN_CAPSULE_PAIRS, "%s: capsule pairs hash to 0x%016llx, golden 0x%016llx",
+          im->name, (unsigned long long)h2, (unsigned long long)GOLDEN_CAPSULE_PAIRS);
     cap_free(&b);
+    cap_free(&b2);
     t_spheres_free(&s);
     t_hits_free(&o);
 }

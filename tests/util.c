@@ -230,3 +230,10 @@ ptrdiff_t t_capsules_plane(const t_impl *im, size_t n, const toi_capsules *c,
     T_QUERY(im, toi_sweep_capsules_plane(n, c, p, flags, out),
             toi_sweep_capsules_plane_on(im->k, n, c, p, flags, out));
 }
+
+ptrdiff_t t_capsules(const t_impl *im, size_t n, const toi_capsules *a, const toi_capsules *b,
+                     unsigned flags, const toi_hits *out)
+{
+    T_QUERY(im, toi_sweep_capsules(n, a, b, flags, out),
+            toi_sweep_capsules_on(im->k, n, a, b, flags, out));
+}

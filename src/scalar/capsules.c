@@ -245,3 +245,237 @@ size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *C, const to
     }
     return hits;
 }
+
+/* Capsule against capsule. In relative coordinates (scaled as above) the set of vectors from
+   a point of B's segment to a point of A's, a(u) - b(w) = l + u ea - w eb, is a parallelogram
+   with corners C00 = a0 - b0, C10 = a1 - b0, C01 = a0 - b1, C11 = a1 - b1 moving by v, and
+   f(t) is its distance from the origin. Its R-neighbourhood is a ball around each corner (end
+   against end), a cylinder around each edge (an end of one segment against the other
+   segment: edges 0, 1 are A's segment against b0, b1; edges 2, 3 are a0, a1 against B's
+   segment) and a slab over its face (the segments' interiors, normal N = ea x eb). Every
+   piece is tested; the first contact is the earliest entry.
+
+   The face: N is computed in double from the float edges (tri_normal of the triangle
+   (0, ea, eb): exact products, rounded once), so the plane and the edges' half-planes
+   describe one parallelogram. A face thinner than TOI_SEG_FACE_MIN (N.N below it times
+   ea.ea eb.eb, or a segment with e.e below it) is left out: its width |N| / |e_long| is then
+   below 2^-20 of the shorter segment, well inside the margin, and the edges hold it (so
+   parallel segments have no face at all). Each half-plane of the face is judged from both
+   corners of its edge (as the triangle face is), and the face piece's entry is where the
+   origin's distance to the plane, (C00 + t v).N / |N|, reaches R on its side, inside the
+   parallelogram there.
+
+   The nearest vectors (at t = 0 and at the reported t): the face's foot N (C.N) / N.N where
+   the origin projects inside the face, else the nearest of the edges (each by its Voronoi
+   region as for the capsule and sphere), edge 0 first and a later edge only when strictly
+   nearer; edges 2 and 3 count only when B's segment is longer than TOI_MIN_DIR2 (else they
+   are the corners C00 and C10, which edge 0 holds). For a contact along a segment (parallel
+   segments) this reports the pair at B's p0 if it lies alongside A (edge 0), else at B's p1
+   (edge 1), else at A's p0 (edge 2), else at A's p1.
+   B a point (b0 = b1): the capsule-sphere query bit for bit; both points: the sphere query. */
+
+/* The segment's point nearest the origin with its parameter *u (0, 1 or the foot). */
+TOI_SCALAR_INLINE vec3 nearest_on_segment_u(vec3 D, vec3 D1, vec3 e, float ee, float *u)
+{
+    float num = -dot3(D, e);
+    if (num <= 0.0f) {
+        *u = 0.0f;
+        return D;
+    }
+    if (num >= ee) {
+        *u = 1.0f;
+        return D1;
+    }
+    float f = num / ee;
+    *u = f;
+    return (vec3){D.x + f * e.x, D.y + f * e.y, D.z + f * e.z};
+}
+
+typedef struct para {
+    vec3 C[4]; /* C00, C10, C01, C11 */
+    vec3 ea, eb, nea, N, ma, mb;
+    float eea, eeb, NN;
+    int face, edges_b;
+} para;
+
+static inline vec3 add3t(vec3 a, float t, vec3 v)
+{
+    return (vec3){a.x + t * v.x, a.y + t * v.y, a.z + t * v.z};
+}
+
+/* The origin projects inside the face at time t: each half-plane from both its corners. */
+TOI_SCALAR_INLINE int para_inside(const para *P, const vec3 Ct[4])
+{
+    return (dot3(Ct[0], P->ma) <= 0.0f) & (dot3(Ct[2], P->ma) <= 0.0f) &
+           (dot3(Ct[1], P->ma) >= 0.0f) & (dot3(Ct[3], P->ma) >= 0.0f) &
+           (dot3(Ct[0], P->mb) <= 0.0f) & (dot3(Ct[1], P->mb) <= 0.0f) &
+           (dot3(Ct[2], P->mb) >= 0.0f) & (dot3(Ct[3], P->mb) >= 0.0f);
+}
+
+/* The vector from B's nearest point to A's at time t, and B's parameter *w there. */
+TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
+{
+    vec3 Ct[4];
+    for (int k = 0; k < 4; k++)
+        Ct[k] = add3t(P->C[k], t, v);
+    if (P->face && para_inside(P, Ct)) {
+        float h = dot3(Ct[0], P->N) / P->NN;
+        *w = -dot3(Ct[0], P->mb) / P->NN;
+        return mul3(P->N, h);
+    }
+    float u;
+    vec3 d = nearest_on_segment_u(Ct[0], Ct[1], P->ea, P->eea, &u);
+    float best = dot3(d, d);
+    *w = 0.0f;
+    vec3 d1 = nearest_on_segment_u(Ct[2], Ct[3], P->ea, P->eea, &u);
+    float b1 = dot3(d1, d1);
+    if (b1 < best)
+        d = d1, best = b1, *w = 1.0f;
+    if (P->edges_b) {
+        float w2, w3;
+        vec3 d2 = nearest_on_segment_u(Ct[0], Ct[2], P->nea, P->eeb, &w2);
+        float b2 = dot3(d2, d2);
+        if (b2 < best)
+            d = d2, best = b2, *w = w2;
+        vec3 d3 = nearest_on_segment_u(Ct[1], Ct[3], P->nea, P->eeb, &w3);
+        float b3 = dot3(d3, d3);
+        if (b3 < best)
+            d = d3, *w = w3;
+    }
+    return d;
+}
+
+/* The face piece: its entry time, +Inf when not entered in [.., 1] inside the face. */
+TOI_SCALAR_INLINE float face_time(const para *P, vec3 v, float R)
+{
+    float h0 = dot3(P->C[0], P->N);
+    float hv = dot3(v, P->N);
+    int pos = h0 > 0.0f;
+    float H0 = pos ? h0 : -h0, Hv = pos ? hv : -hv;
+    float RN = R * sqrtf(P->NN);
+    float t = (H0 - RN) / -Hv;
+    float tt = t > 0.0f ? t : 0.0f;
+    vec3 Ct[4];
+    for (int k = 0; k < 4; k++)
+        Ct[k] = add3t(P->C[k], tt, v);
+    int in = para_inside(P, Ct);
+    return (P->face & (Hv < 0.0f) & (t <= 1.0f) & in) ? t : INFINITY;
+}
+
+TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags, int full,
+                                            toi_result *res)
+{
+    float lx = A.p0.x - B.p0.x, ly = A.p0.y - B.p0.y, lz = A.p0.z - B.p0.z;
+    float vx = A.v.x - B.v.x, vy = A.v.y - B.v.y, vz = A.v.z - B.v.z;
+    float R = A.r + B.r;
+    float ex = A.p1.x - A.p0.x, ey = A.p1.y - A.p0.y, ez = A.p1.z - A.p0.z;
+    float fx = B.p1.x - B.p0.x, fy = B.p1.y - B.p0.y, fz = B.p1.z - B.p0.z;
+
+    /* the sphere query's size, then both segments' lengths */
+    float size = ((fabsf(lx) + fabsf(ly)) + fabsf(lz)) + ((fabsf(vx) + fabsf(vy)) + fabsf(vz));
+    size = size + R;
+    size = size + ((fabsf(ex) + fabsf(ey)) + fabsf(ez));
+    size = size + ((fabsf(fx) + fabsf(fy)) + fabsf(fz));
+    if (!(size < TOI_MAX_SUM) || !(A.r >= 0.0f) || !(B.r >= 0.0f))
+        return 0;
+    float s = toi_scalar_pow2_scale(size);
+    para P;
+    P.C[0] = (vec3){lx * s, ly * s, lz * s};
+    P.C[1] = (vec3){(A.p1.x - B.p0.x) * s, (A.p1.y - B.p0.y) * s, (A.p1.z - B.p0.z) * s};
+    P.C[2] = (vec3){(A.p0.x - B.p1.x) * s, (A.p0.y - B.p1.y) * s, (A.p0.z - B.p1.z) * s};
+    P.C[3] = (vec3){(A.p1.x - B.p1.x) * s, (A.p1.y - B.p1.y) * s, (A.p1.z - B.p1.z) * s};
+    vec3 v = {vx * s, vy * s, vz * s};
+    P.ea = (vec3){ex * s, ey * s, ez * s};
+    P.eb = (vec3){fx * s, fy * s, fz * s};
+    P.nea = (vec3){-P.eb.x, -P.eb.y, -P.eb.z};
+    R = R * s;
+    P.eea = dot3(P.ea, P.ea);
+    P.eeb = dot3(P.eb, P.eb);
+    P.edges_b = P.eeb >= TOI_MIN_DIR2;
+    const vec3 O = {0.0f, 0.0f, 0.0f};
+    P.N = tri_normal((triangle){O, P.ea, P.eb}, 1.0f);
+    P.NN = dot3(P.N, P.N);
+    P.face = (P.eea >= TOI_SEG_FACE_MIN) & (P.eeb >= TOI_SEG_FACE_MIN) &
+             (P.NN >= TOI_SEG_FACE_MIN * (P.eea * P.eeb));
+    P.ma = cross3(P.eb, P.N);
+    P.mb = cross3(P.ea, P.N);
+
+    float w;
+    vec3 d0 = para_nearest(&P, v, 0.0f, &w);
+    float b = dot3(d0, v);
+    int approach = b < 0.0f;
+    if (!approach && !(flags & TOI_ALL_OVERLAPS))
+        return 0;
+    float RR = R * R;
+    float c = dot3(d0, d0) - RR;
+
+    float t;
+    int overlap = 0;
+    if (c <= 0.0f) {
+        t = 0.0f;
+        overlap = 1;
+    } else {
+        if (!approach)
+            return 0;
+        float a = dot3(v, v);
+        vec3 nv = {-v.x, -v.y, -v.z};
+        t = end_time(P.C[0], v, a, RR);
+        for (int k = 1; k < 4; k++) {
+            float tk = end_time(P.C[k], v, a, RR);
+            t = tk < t ? tk : t;
+        }
+        float tc = cylinder_time(P.C[0], P.ea, P.eea, nv, RR);
+        t = tc < t ? tc : t;
+        tc = cylinder_time(P.C[2], P.ea, P.eea, nv, RR);
+        t = tc < t ? tc : t;
+        tc = cylinder_time((vec3){-P.C[0].x, -P.C[0].y, -P.C[0].z}, P.eb, P.eeb, v, RR);
+        t = tc < t ? tc : t;
+        tc = cylinder_time((vec3){-P.C[1].x, -P.C[1].y, -P.C[1].z}, P.eb, P.eeb, v, RR);
+        t = tc < t ? tc : t;
+        tc = face_time(&P, v, R);
+        t = tc < t ? tc : t;
+        if (!(t <= 1.0f))
+            return 0;
+        t = t > 0.0f ? t : 0.0f;
+    }
+    res->t = t;
+    if (!full)
+        return 1;
+
+    vec3 d = para_nearest(&P, v, t, &w);
+    float dd = dot3(d, d);
+    float len = sqrtf(dd);
+    float inv = 1.0f / len;
+    if (dd >= TOI_MIN_DIR2) {
+        res->nx = d.x * inv, res->ny = d.y * inv, res->nz = d.z * inv;
+    } else {
+        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
+    }
+    /* Point: on B's surface toward A, from B's nearest point b0 + w (b1 - b0), world units */
+    vec3 q = w == 0.0f ? B.p0 : w == 1.0f ? B.p1 : (vec3){B.p0.x + w * (B.p1.x - B.p0.x),
+                                                         B.p0.y + w * (B.p1.y - B.p0.y),
+                                                         B.p0.z + w * (B.p1.z - B.p0.z)};
+    res->px = (q.x + t * B.v.x) + res->nx * B.r;
+    res->py = (q.y + t * B.v.y) + res->ny * B.r;
+    res->pz = (q.z + t * B.v.z) + res->nz * B.r;
+    res->depth = 0.0f;
+    if (overlap) {
+        float depth = (R - len) * toi_scalar_pow2_unscale(size);
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    }
+    return 1;
+}
+
+size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *A, const toi_capsules *B,
+                                 unsigned flags, const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        toi_result r;
+        int hit = sweep_capsule_capsule(load_capsule(A, i), load_capsule(B, i), flags, full, &r);
+        hits += (size_t)hit;
+        toi_scalar_store(out, i, hit ? &r : &toi_scalar_no_hit, full);
+    }
+    return hits;
+}

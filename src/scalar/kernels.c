@@ -15,4 +15,5 @@ const toi_kernels toi_kernels_scalar = {
     .spheres_mesh = toi_scalar_sweep_spheres_mesh,
     .capsules_spheres = toi_scalar_sweep_capsules_spheres,
     .capsules_plane = toi_scalar_sweep_capsules_plane,
+    .capsules = toi_scalar_sweep_capsules,
 };

@@ -95,5 +95,7 @@ size_t toi_scalar_sweep_capsules_spheres(size_t n, const toi_capsules *c, const 
                                          unsigned flags, const toi_hits *out);
 size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *c, const toi_plane *plane,
                                        unsigned flags, const toi_hits *out);
+size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
+                                 unsigned flags, const toi_hits *out);
 
 #endif /* TOI_SCALAR_H */

@@ -22,4 +22,5 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .spheres_mesh = TOI_FN(sweep_spheres_mesh),
     .capsules_spheres = TOI_FN(sweep_capsules_spheres),
     .capsules_plane = TOI_FN(sweep_capsules_plane),
+    .capsules = TOI_FN(sweep_capsules),
 };
