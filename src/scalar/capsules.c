@@ -306,10 +306,12 @@ static inline vec3 add3t(vec3 a, float t, vec3 v)
 /* The origin projects inside the face at time t: each half-plane from both its corners. */
 TOI_SCALAR_INLINE int para_inside(const para *P, const vec3 Ct[4])
 {
-    return (dot3(Ct[0], P->ma) <= 0.0f) & (dot3(Ct[2], P->ma) <= 0.0f) &
-           (dot3(Ct[1], P->ma) >= 0.0f) & (dot3(Ct[3], P->ma) >= 0.0f) &
-           (dot3(Ct[0], P->mb) <= 0.0f) & (dot3(Ct[1], P->mb) <= 0.0f) &
-           (dot3(Ct[2], P->mb) >= 0.0f) & (dot3(Ct[3], P->mb) >= 0.0f);
+    float a0 = dot3(Ct[0], P->ma), a2 = dot3(Ct[2], P->ma);
+    float a1 = dot3(Ct[1], P->ma), a3 = dot3(Ct[3], P->ma);
+    float b0 = dot3(Ct[0], P->mb), b1 = dot3(Ct[1], P->mb);
+    float b2 = dot3(Ct[2], P->mb), b3 = dot3(Ct[3], P->mb);
+    return (a0 <= 0.0f) & (a2 <= 0.0f) & (a1 >= 0.0f) & (a3 >= 0.0f) & (b0 <= 0.0f) &
+           (b1 <= 0.0f) & (b2 >= 0.0f) & (b3 >= 0.0f);
 }
 
 /* The vector from B's nearest point to A's at time t, and B's parameter *w there. */
