@@ -15,6 +15,21 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
+
+/* Wall time of each capsule group, printed (the CI budget: docs/capsules.md). */
+static double group_t0;
+static double wall_s(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+static void group_begin(void) { group_t0 = wall_s(); }
+static void group_end(const char *what)
+{
+    printf("    capsule %s groups: %.1f s\n", what, wall_s() - group_t0);
+}
 
 /* Change only with a deliberate change of results, and say so in the commit. */
 #define GOLDEN_CAPSULES 0x62bd68f9b31407c6ull
@@ -440,7 +455,7 @@ static void case_sphere_equivalence(const void *ctx)
     t_hits_alloc(&hc, N);
     t_hits_alloc(&hs, N);
     rng r = {0xCA95};
-    size_t rounds = t_count(60), bad = 0;
+    size_t rounds = t_count(30), bad = 0;
     for (size_t round = 0; round < rounds && bad < 3; round++) {
         unsigned flags = round & 1 ? TOI_ALL_OVERLAPS : 0;
         int plane = round % 4 >= 2;
@@ -500,7 +515,7 @@ static void case_pair_equivalence(const void *ctx)
     t_hits_alloc(&hc, N);
     t_hits_alloc(&hs, N);
     rng r = {0xCA96};
-    size_t rounds = t_count(60), bad = 0;
+    size_t rounds = t_count(30), bad = 0;
     for (size_t round = 0; round < rounds && bad < 3; round++) {
         unsigned flags = round & 1 ? TOI_ALL_OVERLAPS : 0;
         int both = round % 4 >= 2;
@@ -545,10 +560,12 @@ static void case_pair_equivalence(const void *ctx)
 
 void group_capsule_contract(void)
 {
+    group_begin();
     t_run_impls("capsules/contract cases", case_hand);
     t_run_impls("capsules/p0 = p1 is the sphere query, bit for bit", case_sphere_equivalence);
     t_run_impls("capsules/pairs: B a point is the capsule-sphere query, both points the sphere "
                 "query, bit for bit", case_pair_equivalence);
+    group_end("contract");
 }
 
 /* ---- differential ---- */
@@ -565,7 +582,7 @@ static void case_differential(const void *ctx)
     t_hits_alloc(&ref, MAXN + 4);
     t_hits_alloc(&got, MAXN + 4);
     rng r = {0xD1FF + (uint64_t)plane};
-    size_t done = 0, target = t_count(1000000);
+    size_t done = 0, target = t_count(250000); /* per query: the CI budget */
     int failed[8] = {0};
     while (done < target) {
         size_t n = rng_below(&r, 8) == 0 ? 1 + rng_below(&r, MAXN) : 1 + rng_below(&r, 40);
@@ -649,6 +666,7 @@ static void case_differential(const void *ctx)
 
 void group_capsule_differential(void)
 {
+    group_begin();
     static const int sphere = 0, plane = 1, pair = 2;
     t_run("capsules/differential: capsule-sphere, every backend vs scalar", case_differential,
           &sphere);
@@ -656,6 +674,7 @@ void group_capsule_differential(void)
           &plane);
     t_run("capsules/differential: capsule-capsule, every backend vs scalar", case_differential,
           &pair);
+    group_end("differential");
 }
 
 /* ---- accuracy against the long-double oracle ---- */
@@ -728,7 +747,7 @@ static void acc_capsule_sphere(const void *ctx)
 {
     (void)ctx;
     enum { N = 2048 };
-    size_t total = t_count(100000), done = 0, fails = 0, hits = 0, amb_n = 0;
+    size_t total = t_count(25000), done = 0, fails = 0, hits = 0, amb_n = 0;
     const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
     if (sc)
         total = (size_t)((double)total * atof(sc)) + 1;
@@ -834,7 +853,7 @@ static void acc_capsule_plane(const void *ctx)
 {
     (void)ctx;
     enum { N = 2048 };
-    size_t total = t_count(100000), done = 0, fails = 0, hits = 0;
+    size_t total = t_count(25000), done = 0, fails = 0, hits = 0;
     const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
     if (sc)
         total = (size_t)((double)total * atof(sc)) + 1;
@@ -992,7 +1011,7 @@ static void acc_capsule_pair(const void *ctx)
 {
     (void)ctx;
     enum { N = 2048 };
-    size_t total = t_count(60000), done = 0, fails = 0, hits = 0, amb_n = 0;
+    size_t total = t_count(20000), done = 0, fails = 0, hits = 0, amb_n = 0;
     const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
     if (sc)
         total = (size_t)((double)total * atof(sc)) + 1;
@@ -1107,9 +1126,11 @@ static void acc_capsule_pair(const void *ctx)
 
 void group_capsule_accuracy(void)
 {
+    group_begin();
     t_run("capsules/accuracy: capsule-sphere vs long-double oracle", acc_capsule_sphere, NULL);
     t_run("capsules/accuracy: capsule-plane vs long-double oracle", acc_capsule_plane, NULL);
     t_run("capsules/accuracy: capsule-capsule vs long-double oracle", acc_capsule_pair, NULL);
+    group_end("accuracy");
 }
 
 /* ---- golden hash ---- */
@@ -1185,5 +1206,7 @@ static void case_golden(const void *ctx)
 
 void group_capsule_golden(void)
 {
+    group_begin();
     t_run_impls("capsules/golden hash", case_golden);
+    group_end("golden");
 }
