@@ -43,6 +43,15 @@ else
     { echo "$cpu_line"; "$build/toi_bench_mesh"; } | tee "$out/mesh.txt"
 fi
 
+echo
+echo "== toi_bench_capsules: capsule queries per backend -> $out/capsules.txt"
+if [ ${#runner[@]} -gt 0 ]; then
+    { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_capsules" --quick; } |
+        tee "$out/capsules.txt"
+else
+    "$build/toi_bench_capsules" | tee "$out/capsules.txt"
+fi
+
 # Whole runs per implementation, side by side: the same sphere-sphere workload for each (both
 # outputs, an L2-sized and an L3-sized batch, 4 x 262144 queries per case, scene generation
 # and checking included).

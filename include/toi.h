@@ -212,6 +212,40 @@ TOI_API size_t toi_mesh_bytes(const toi_mesh *m);  /* all the memory it holds; N
 TOI_API ptrdiff_t toi_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
                                          unsigned flags, const toi_hits *out, toi_cost *cost);
 
+/* Capsules (docs/capsules.md): n capsules, structure of arrays. Capsule i is the segment
+   p0 -> p1 at t = 0, of radius r, translated by (vx, vy, vz) over the step (no rotation).
+   p0 = p1 is a sphere, r = 0 a segment. */
+typedef struct toi_capsules {
+    const float *x0, *y0, *z0, *x1, *y1, *z1;
+    const float *vx, *vy, *vz; /* displacement over the step (translation only) */
+    const float *r;
+} toi_capsules;
+
+/* Capsule queries follow the one rule with f(t) = the distance from the capsule's segment to
+   the obstacle and R = the sum of radii. Normal: unit vector from the obstacle's nearest point
+   toward the capsule's segment at t; point: the obstacle's point nearest the segment; depth
+   at t = 0. A capsule with p0 = p1 returns bit for bit what the sphere query returns for the
+   sphere (p0, v, r). They leave index, feature and t_exit untouched. */
+
+/* pair i: capsule c[i] vs sphere s[i] */
+TOI_API ptrdiff_t toi_sweep_capsules_spheres(size_t n, const toi_capsules *c,
+                                             const toi_spheres *s, unsigned flags,
+                                             const toi_hits *out);
+
+/* capsule i vs one plane: the plane query of the segment's lower end (p0 when both ends are
+   equally low: a capsule parallel to the plane reports the point below p0) */
+TOI_API ptrdiff_t toi_sweep_capsules_plane(size_t n, const toi_capsules *c,
+                                           const toi_plane *plane, unsigned flags,
+                                           const toi_hits *out);
+
+/* pair i: capsule a[i] vs capsule b[i] (b is the obstacle: the normal points from b's
+   nearest point toward a's segment; the point is on b's surface). A contact along a segment
+   (parallel segments) reports the pair at b's p0 if it lies alongside a, else at b's p1 if
+   it does, else at a's p0, else at a's p1 (docs/capsules.md). b a point: the capsule-sphere
+   query bit for bit; both points: the sphere query. */
+TOI_API ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
+                                     unsigned flags, const toi_hits *out);
+
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
    unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, avx512, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it

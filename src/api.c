@@ -164,6 +164,51 @@ ptrdiff_t toi_sweep_spheres_mesh_on(const toi_kernels *k, size_t n, const toi_sp
     return (ptrdiff_t)k->spheres_mesh(n, s, m, flags, out, cost);
 }
 
+static inline int capsules_ok(const toi_capsules *c)
+{
+    return c && ((c->x0 != NULL) & (c->y0 != NULL) & (c->z0 != NULL) & (c->x1 != NULL) &
+                 (c->y1 != NULL) & (c->z1 != NULL) & (c->vx != NULL) & (c->vy != NULL) &
+                 (c->vz != NULL) & (c->r != NULL));
+}
+
+ptrdiff_t toi_sweep_capsules_spheres_on(const toi_kernels *k, size_t n, const toi_capsules *c,
+                                       const toi_spheres *s, unsigned flags,
+                                       const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!capsules_ok(c) || !spheres_ok(s))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->capsules_spheres(n, c, s, flags, out);
+}
+
+ptrdiff_t toi_sweep_capsules_plane_on(const toi_kernels *k, size_t n, const toi_capsules *c,
+                                     const toi_plane *plane, unsigned flags,
+                                     const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!capsules_ok(c) || !plane)
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->capsules_plane(n, c, plane, flags, out);
+}
+
+ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsules *a,
+                                const toi_capsules *b, unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!capsules_ok(a) || !capsules_ok(b))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->capsules(n, a, b, flags, out);
+}
+
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
                             unsigned flags, const toi_hits *out)
 {
@@ -216,6 +261,24 @@ ptrdiff_t toi_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh 
                                  unsigned flags, const toi_hits *out, toi_cost *cost)
 {
     return toi_sweep_spheres_mesh_on(toi_active_kernels(), n, s, m, flags, out, cost);
+}
+
+ptrdiff_t toi_sweep_capsules_spheres(size_t n, const toi_capsules *c, const toi_spheres *s,
+                                     unsigned flags, const toi_hits *out)
+{
+    return toi_sweep_capsules_spheres_on(toi_active_kernels(), n, c, s, flags, out);
+}
+
+ptrdiff_t toi_sweep_capsules_plane(size_t n, const toi_capsules *c, const toi_plane *plane,
+                                   unsigned flags, const toi_hits *out)
+{
+    return toi_sweep_capsules_plane_on(toi_active_kernels(), n, c, plane, flags, out);
+}
+
+ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
+                             unsigned flags, const toi_hits *out)
+{
+    return toi_sweep_capsules_on(toi_active_kernels(), n, a, b, flags, out);
 }
 
 const char *toi_strerror(int code)

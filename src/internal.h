@@ -31,6 +31,12 @@ typedef struct toi_kernels {
                                    const toi_hits *out);
     size_t (*spheres_mesh)(size_t n, const toi_spheres *s, const toi_mesh *m, unsigned flags,
                            const toi_hits *out, toi_cost *cost);
+    size_t (*capsules_spheres)(size_t n, const toi_capsules *c, const toi_spheres *s,
+                               unsigned flags, const toi_hits *out);
+    size_t (*capsules_plane)(size_t n, const toi_capsules *c, const toi_plane *plane,
+                             unsigned flags, const toi_hits *out);
+    size_t (*capsules)(size_t n, const toi_capsules *a, const toi_capsules *b, unsigned flags,
+                       const toi_hits *out);
 } toi_kernels;
 
 extern const toi_kernels toi_kernels_scalar;
@@ -84,6 +90,15 @@ ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, cons
 ptrdiff_t toi_sweep_spheres_mesh_on(const toi_kernels *k, size_t n, const toi_spheres *s,
                                     const toi_mesh *m, unsigned flags, const toi_hits *out,
                                     toi_cost *cost);
+
+ptrdiff_t toi_sweep_capsules_spheres_on(const toi_kernels *k, size_t n, const toi_capsules *c,
+                                       const toi_spheres *s, unsigned flags,
+                                       const toi_hits *out);
+ptrdiff_t toi_sweep_capsules_plane_on(const toi_kernels *k, size_t n, const toi_capsules *c,
+                                     const toi_plane *plane, unsigned flags,
+                                     const toi_hits *out);
+ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsules *a,
+                                const toi_capsules *b, unsigned flags, const toi_hits *out);
 
 /* Whether any output beyond t is wanted (the kernels then compute normal, point, depth). */
 static inline int toi_wants_full(const toi_hits *out)
@@ -141,5 +156,11 @@ static inline int toi_plane_ok(const toi_plane *P)
 
 /* Relative geometry whose scaled size sum reaches this is out of range (a miss). */
 #define TOI_MAX_SUM 0x1p127f
+
+/* Capsule pairs: the face of the parallelogram a(u) - b(w) (docs/capsules.md) is left out
+   when a segment's squared length, or N.N / (ea.ea eb.eb) (N = ea x eb, the squared sine
+   of the angle between the segments), is below this (scaled units): its width is then below
+   2^-20 of the shorter segment, far inside the accuracy margin, and its edges hold it. */
+#define TOI_SEG_FACE_MIN 0x1p-40f
 
 #endif /* TOI_INTERNAL_H */

@@ -126,6 +126,37 @@ static int unit_plane(const t_args *a)
            nn <= 1.001;
 }
 
+static toi_capsules capsules_at(const float *const *f)
+{
+    return (toi_capsules){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]};
+}
+
+static ptrdiff_t call_capsules_spheres(const toi_kernels *k, size_t n, const t_args *a,
+                                       unsigned flags, const toi_hits *out)
+{
+    toi_capsules c = capsules_at(a->q);
+    toi_spheres s = spheres_at(a->q + 10);
+    return k ? toi_sweep_capsules_spheres_on(k, n, &c, &s, flags, out)
+             : toi_sweep_capsules_spheres(n, &c, &s, flags, out);
+}
+
+static ptrdiff_t call_capsules_plane(const toi_kernels *k, size_t n, const t_args *a,
+                                     unsigned flags, const toi_hits *out)
+{
+    toi_capsules c = capsules_at(a->q);
+    toi_plane p = {a->param[0], a->param[1], a->param[2], a->param[3]};
+    return k ? toi_sweep_capsules_plane_on(k, n, &c, &p, flags, out)
+             : toi_sweep_capsules_plane(n, &c, &p, flags, out);
+}
+
+static ptrdiff_t call_capsules(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                              const toi_hits *out)
+{
+    toi_capsules ca = capsules_at(a->q), cb = capsules_at(a->q + 10);
+    return k ? toi_sweep_capsules_on(k, n, &ca, &cb, flags, out)
+             : toi_sweep_capsules(n, &ca, &cb, flags, out);
+}
+
 const t_family t_families[] = {
     {.name = "spheres", .qkind = "pppvvvrpppvvvr", .normal_param = -1, .writes_exit = 1,
      .flags = TOI_ALL_OVERLAPS, .call = call_spheres},
@@ -150,6 +181,12 @@ const t_family t_families[] = {
      .normal_param = -1, .writes_index = 1, .index_set = 0, .writes_feature = 1,
      .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL, .equals = "tri_set",
      .call = call_mesh},
+    {.name = "capsules_spheres", .qkind = "pppooovvvr" "pppvvvr", .normal_param = -1,
+     .flags = TOI_ALL_OVERLAPS, .call = call_capsules_spheres},
+    {.name = "capsules_plane", .qkind = "pppooovvvr", .pkind = "nnnd", .normal_param = 0,
+     .precondition = unit_plane, .flags = TOI_ALL_OVERLAPS, .call = call_capsules_plane},
+    {.name = "capsules", .qkind = "pppooovvvr" "pppooovvvr", .normal_param = -1,
+     .flags = TOI_ALL_OVERLAPS, .call = call_capsules},
 };
 const int t_nfamilies = (int)(sizeof t_families / sizeof t_families[0]);
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define T_MAXARR 16 /* float arrays per query or per set member */
+#define T_MAXARR 20 /* float arrays per query or per set member (capsule pairs: 20) */
 #define T_MAXPARAM 4
 
 /* Inputs of one call. q[] has one element per query; idx[k] has one per query and indexes

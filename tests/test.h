@@ -137,4 +137,16 @@ void group_mesh_accuracy(void);
 void group_mesh_threads(void);
 void group_mesh_golden(void);
 
+/* Capsules (test_capsules.c). */
+ptrdiff_t t_capsules_spheres(const t_impl *im, size_t n, const toi_capsules *c,
+                             const toi_spheres *s, unsigned flags, const toi_hits *out);
+ptrdiff_t t_capsules_plane(const t_impl *im, size_t n, const toi_capsules *c,
+                           const toi_plane *p, unsigned flags, const toi_hits *out);
+ptrdiff_t t_capsules(const t_impl *im, size_t n, const toi_capsules *a, const toi_capsules *b,
+                     unsigned flags, const toi_hits *out);
+void group_capsule_contract(void);
+void group_capsule_differential(void);
+void group_capsule_accuracy(void);
+void group_capsule_golden(void);
+
 #endif /* TOI_TEST_H */

@@ -216,3 +216,24 @@ int t_hits_diff(const t_hits *a, const t_hits *b, size_t n, size_t *at)
     }
     return -1;
 }
+
+ptrdiff_t t_capsules_spheres(const t_impl *im, size_t n, const toi_capsules *c,
+                             const toi_spheres *s, unsigned flags, const toi_hits *out)
+{
+    T_QUERY(im, toi_sweep_capsules_spheres(n, c, s, flags, out),
+            toi_sweep_capsules_spheres_on(im->k, n, c, s, flags, out));
+}
+
+ptrdiff_t t_capsules_plane(const t_impl *im, size_t n, const toi_capsules *c,
+                           const toi_plane *p, unsigned flags, const toi_hits *out)
+{
+    T_QUERY(im, toi_sweep_capsules_plane(n, c, p, flags, out),
+            toi_sweep_capsules_plane_on(im->k, n, c, p, flags, out));
+}
+
+ptrdiff_t t_capsules(const t_impl *im, size_t n, const toi_capsules *a, const toi_capsules *b,
+                     unsigned flags, const toi_hits *out)
+{
+    T_QUERY(im, toi_sweep_capsules(n, a, b, flags, out),
+            toi_sweep_capsules_on(im->k, n, a, b, flags, out));
+}

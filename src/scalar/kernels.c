@@ -13,4 +13,7 @@ const toi_kernels toi_kernels_scalar = {
     .sphere_triangle_pairs = toi_scalar_sweep_sphere_triangle_pairs,
     .spheres_triangle_set = toi_scalar_sweep_spheres_triangle_set,
     .spheres_mesh = toi_scalar_sweep_spheres_mesh,
+    .capsules_spheres = toi_scalar_sweep_capsules_spheres,
+    .capsules_plane = toi_scalar_sweep_capsules_plane,
+    .capsules = toi_scalar_sweep_capsules,
 };

@@ -91,4 +91,11 @@ size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, siz
 size_t toi_scalar_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
                                      unsigned flags, const toi_hits *out, toi_cost *cost);
 
+size_t toi_scalar_sweep_capsules_spheres(size_t n, const toi_capsules *c, const toi_spheres *s,
+                                         unsigned flags, const toi_hits *out);
+size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *c, const toi_plane *plane,
+                                       unsigned flags, const toi_hits *out);
+size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
+                                 unsigned flags, const toi_hits *out);
+
 #endif /* TOI_SCALAR_H */

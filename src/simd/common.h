@@ -31,6 +31,12 @@ size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *s, size_t
                                           const toi_hits *out);
 size_t TOI_FN(sweep_spheres_mesh)(size_t n, const toi_spheres *s, const toi_mesh *m,
                                   unsigned flags, const toi_hits *out, toi_cost *cost);
+size_t TOI_FN(sweep_capsules_spheres)(size_t n, const toi_capsules *c, const toi_spheres *s,
+                                      unsigned flags, const toi_hits *out);
+size_t TOI_FN(sweep_capsules_plane)(size_t n, const toi_capsules *c, const toi_plane *plane,
+                                    unsigned flags, const toi_hits *out);
+size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *a, const toi_capsules *b,
+                              unsigned flags, const toi_hits *out);
 
 /* Before a small loop of fixed count over pieces, axes or vectors: written as a loop, meant
    as straight-line code (at -O2 GCC would otherwise keep such loops' vectors in memory). */

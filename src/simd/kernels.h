@@ -20,4 +20,7 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .sphere_triangle_pairs = TOI_FN(sweep_sphere_triangle_pairs),
     .spheres_triangle_set = TOI_FN(sweep_spheres_triangle_set),
     .spheres_mesh = TOI_FN(sweep_spheres_mesh),
+    .capsules_spheres = TOI_FN(sweep_capsules_spheres),
+    .capsules_plane = TOI_FN(sweep_capsules_plane),
+    .capsules = TOI_FN(sweep_capsules),
 };

@@ -1,0 +1,207 @@
+/* capsules.c - toi_bench_capsules: the capsule queries (docs/capsules.md) on every backend:
+   capsule-sphere pairs, capsule-plane and capsule-capsule pairs, batches in cache (4096
+   queries, the same arrays every repetition) and in DRAM (2^21 queries), t only and all
+   outputs; ns per query (the best of several repetitions: compare ratios within one run),
+   the ratio to the scalar reference, and the hit fraction. Every backend's outputs are
+   checked bit for bit against the scalar reference's before timing. Scenes: capsules of
+   length 0.25 to 1 and radius 0.1 to 0.5 (spheres: radius 0.1 to 0.8) at random in a box of
+   side 4, the other body (the sphere's centre at capsule b's p0) within 2.5 per axis of the
+   capsule's p0, the capsule displaced toward it, give or take; the plane z = -1. The hit
+   fraction is printed. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static float *falloc(size_t n)
+{
+    float *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p) {
+        fprintf(stderr, "toi_bench_capsules: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+typedef struct caps {
+    float *f[10];
+    toi_capsules c;
+} caps;
+
+static void caps_make(caps *c, size_t n, bench_rng *r, float zlo, float zhi)
+{
+    for (int k = 0; k < 10; k++)
+        c->f[k] = falloc(n);
+    for (size_t i = 0; i < n; i++) {
+        float p[3] = {rng_range(r, -2, 2), rng_range(r, -2, 2), rng_range(r, zlo, zhi)};
+        float d[3] = {rng_range(r, -1, 1), rng_range(r, -1, 1), rng_range(r, -1, 1)};
+        float len = rng_range(r, 0.5f, 2.0f) * 0.5f;
+        for (int k = 0; k < 3; k++) {
+            c->f[k][i] = p[k];
+            c->f[3 + k][i] = p[k] + len * d[k];
+            c->f[6 + k][i] = rng_range(r, -1.5f, 1.5f);
+        }
+        c->f[9][i] = rng_range(r, 0.1f, 0.5f);
+    }
+    c->c = (toi_capsules){c->f[0], c->f[1], c->f[2], c->f[3], c->f[4],
+                          c->f[5], c->f[6], c->f[7], c->f[8], c->f[9]};
+}
+
+typedef struct sph {
+    float *f[7];
+    toi_spheres s;
+} sph;
+
+/* Moves capsules b to within 2.5 of capsules a (per axis), so pairs meet often. */
+static void caps_near(caps *b, const caps *a, size_t n, bench_rng *r)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            float d = a->f[k][i] + rng_range(r, -2.5f, 2.5f) - b->f[k][i];
+            b->f[k][i] += d, b->f[3 + k][i] += d;
+        }
+}
+
+static void sph_make(sph *s, size_t n, bench_rng *r, const caps *a)
+{
+    for (int k = 0; k < 7; k++)
+        s->f[k] = falloc(n);
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            s->f[k][i] = a->f[k][i] + rng_range(r, -2.5f, 2.5f);
+            s->f[3 + k][i] = rng_range(r, -1.5f, 1.5f);
+        }
+        s->f[6][i] = rng_range(r, 0.1f, 0.8f);
+    }
+    s->s = (toi_spheres){s->f[0], s->f[1], s->f[2], s->f[3], s->f[4], s->f[5], s->f[6]};
+}
+
+typedef struct outs {
+    float *f[8];
+    toi_hits all, tonly;
+} outs;
+
+static void outs_make(outs *o, size_t n)
+{
+    for (int k = 0; k < 8; k++)
+        o->f[k] = falloc(n);
+    o->all = (toi_hits){o->f[0], o->f[1], o->f[2], o->f[3], o->f[4], o->f[5], o->f[6],
+                        o->f[7], NULL, NULL, NULL};
+    o->tonly = (toi_hits){o->f[0], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+}
+
+enum { QCS, QCP, QCC, NQ };
+static const char *const qname[NQ] = {"capsule-sphere", "capsule-plane", "capsule-capsule"};
+
+typedef struct scene {
+    caps a, b;
+    sph s;
+    toi_plane plane;
+} scene;
+
+static ptrdiff_t run(int q, const scene *sc, size_t off, size_t n, const toi_hits *o)
+{
+    toi_capsules a = sc->a.c, b = sc->b.c;
+    toi_spheres s = sc->s.s;
+    for (int k = 0; k < 10; k++) {
+        ((const float **)&a)[k] += off;
+        ((const float **)&b)[k] += off;
+    }
+    for (int k = 0; k < 7; k++)
+        ((const float **)&s)[k] += off;
+    switch (q) {
+    case QCS: return toi_sweep_capsules_spheres(n, &a, &s, 0, o);
+    case QCP: return toi_sweep_capsules_plane(n, &a, &sc->plane, 0, o);
+    default: return toi_sweep_capsules(n, &a, &b, 0, o);
+    }
+}
+
+/* best-of-reps ns per query over the whole range [0, total) in batches of n */
+static double time_q(int q, const scene *sc, size_t total, size_t n, const toi_hits *o,
+                     int reps)
+{
+    double best = 1e300;
+    for (int rep = 0; rep < reps; rep++) {
+        double t0 = now_ns();
+        for (size_t off = 0; off < total; off += n) {
+            toi_hits oo = *o;
+            oo.t += off;
+            if (oo.nx) {
+                oo.nx += off, oo.ny += off, oo.nz += off;
+                oo.px += off, oo.py += off, oo.pz += off, oo.depth += off;
+            }
+            run(q, sc, off, n, &oo);
+        }
+        double dt = (now_ns() - t0) / (double)total;
+        best = dt < best ? dt : best;
+    }
+    return best;
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    const size_t big = quick ? (1u << 16) : (1u << 21), small = 4096;
+    bench_rng r = {0xCAB5};
+    scene sc;
+    caps_make(&sc.a, big, &r, -2, 2);
+    caps_make(&sc.b, big, &r, -2, 2);
+    caps_near(&sc.b, &sc.a, big, &r);
+    sph_make(&sc.s, big, &r, &sc.a);
+    /* capsule a heads for the other body's start, give or take (about half of them hit) */
+    for (size_t i = 0; i < big; i++)
+        for (int k = 0; k < 3; k++) {
+            float d = sc.b.f[k][i] - sc.a.f[k][i];
+            sc.s.f[k][i] = sc.b.f[k][i];
+            sc.a.f[6 + k][i] = d * rng_range(&r, 0.3f, 1.5f) + rng_range(&r, -0.5f, 0.5f);
+        }
+    sc.plane = (toi_plane){0, 0, 1, -1.0f};
+    outs ref, got;
+    outs_make(&ref, big);
+    outs_make(&got, big);
+    static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
+                                      TOI_BACKEND_AVX512, TOI_BACKEND_NEON};
+    printf("toi_bench_capsules: ns per query (best of repetitions), ratio to scalar, hits%s\n",
+           quick ? " (quick: small sizes, not performance figures)" : "");
+    printf("%-16s %-7s %12s %12s %12s %12s %7s\n", "query", "backend", "cache t", "cache all",
+           "DRAM t", "DRAM all", "hits");
+    int bad = 0;
+    for (int q = 0; q < NQ; q++) {
+        toi_set_backend(TOI_BACKEND_SCALAR);
+        ptrdiff_t nh = run(q, &sc, 0, small, &ref.all);
+        double base[4] = {0, 0, 0, 0};
+        for (size_t b = 0; b < sizeof all / sizeof all[0]; b++) {
+            if (toi_set_backend(all[b]) != TOI_OK)
+                continue;
+            ptrdiff_t gh = run(q, &sc, 0, small, &got.all);
+            for (int k = 0; k < 8; k++)
+                if (memcmp(ref.f[k], got.f[k], small * sizeof(float)) != 0 || gh != nh)
+                    bad = 1;
+            int reps = quick ? 2 : 15;
+            double c_t = time_q(q, &sc, small, small, &got.tonly, reps * 20);
+            double c_a = time_q(q, &sc, small, small, &got.all, reps * 20);
+            double d_t = time_q(q, &sc, big, big, &got.tonly, quick ? 2 : 5);
+            double d_a = time_q(q, &sc, big, big, &got.all, quick ? 2 : 5);
+            double v[4] = {c_t, c_a, d_t, d_a};
+            if (all[b] == TOI_BACKEND_SCALAR)
+                memcpy(base, v, sizeof v);
+            printf("%-16s %-7s", qname[q], toi_backend_name(all[b]));
+            for (int k = 0; k < 4; k++)
+                printf(" %6.2f %4.1fx", v[k], base[k] / v[k]);
+            printf(" %6.1f%%\n", 100.0 * (double)nh / (double)small);
+        }
+    }
+    if (bad)
+        printf("MISMATCH: a backend's outputs differ from the scalar reference\n");
+    return bad;
+}

@@ -1,0 +1,483 @@
+/* scalar/capsules.c - reference capsule sweeps (plain C, one query at a time): a capsule
+   (segment p0 -> p1 of radius r, translated by v) against a sphere, and against a plane.
+
+   Capsule against sphere. f(t) is the distance from the sphere's centre to the capsule's
+   segment, R = rA + rB. In the sphere query's relative coordinates (l0 = p0 - c,
+   v = vA - vB, everything scaled by the same exact power of two) the segment at time t is
+   l0 + t v + u e, u in [0, 1], e = p1 - p0, and the sphere's centre is the origin. The
+   R-neighbourhood of the segment is a ball around each end and a cylinder around the
+   segment's line clipped to it, so the first contact from outside is the earliest entry
+   into one of the three: the end balls by the sphere query's quadratic (scalar/spheres.c),
+   the cylinder by the edge quadratic of the triangle query (scalar/tri_sweep.h), whose
+   discriminant is written as e.e (a R^2 - ((v x e).l0)^2) by Lagrange's identity.
+
+   At t = 0 (in contact or not, and approaching or not) and at the reported t, the segment's
+   point nearest the centre is found by its Voronoi region: u = 0 where (l0 + t v).e >= 0,
+   u = 1 where -(l0 + t v).e >= e.e, else the foot -(l0 + t v).e / e.e. The vector d from
+   the centre to that point gives f = |d|, the contact test c = d.d - R^2 <= 0, the approach
+   test d.v < 0 (f'(0) < 0: f is convex along a linear motion, so a pair that does not
+   approach at t = 0 never touches later), the normal d / |d| and the depth R - |d|.
+
+   A capsule with p0 = p1 is a sphere, and this query then returns bit for bit what
+   toi_sweep_spheres returns for that sphere (p0, v, r) against the same sphere, by
+   construction: the size is the sphere query's size plus |e|_1 = 0 (exact), e = 0 puts every
+   Voronoi region on u = 0, where d is l0 itself (selected, never l0 + 0 e, which could turn
+   a -0 into +0), the p0 ball is the sphere query's quadratic with its operations in its
+   order, the p1 ball repeats it (a tie, which keeps p0's), and the cylinder of a segment
+   shorter than TOI_MIN_DIR2 (squared, scaled units) does not exist.
+
+   Capsule against plane: the signed distance of the segment is the lower of its ends'
+   s0 = n.p - d (the segment's distance changes as n.v t, the same at both ends), so the
+   query is the sphere-plane query (scalar/plane.c) of the lower end, p1 only when it is
+   strictly lower: a capsule parallel to the plane touches along a whole segment and reports
+   the point below p0. p0 = p1 is, again, the sphere query bit for bit.
+
+   The SIMD kernels (src/simd/capsules.h) perform exactly these operations in this order. */
+#include "tri_sweep.h"
+
+/* One end ball: the sphere query's first root with its validity (approaching, discriminant
+   >= 0, t <= 1); +Inf when not entered. A start inside the ball (c <= 0, possible only by
+   rounding when the whole segment is not in contact) gives t <= 0, which the caller clamps
+   to 0. */
+TOI_SCALAR_INLINE float end_time(vec3 l, vec3 v, float a, float RR)
+{
+    float b = dot3(l, v);
+    float c = dot3(l, l) - RR;
+    vec3 cr = cross3(l, v);
+    float disc = a * RR - dot3(cr, cr);
+    float t = c / (sqrtf(disc) - b);
+    return ((b < 0.0f) & (disc >= 0.0f) & (t <= 1.0f)) ? t : INFINITY;
+}
+
+/* The cylinder of radius R around the line l0 + u e, entered at a point with u in [0, 1]
+   (the edge test of scalar/tri_sweep.h, edge_time, in the frame where the centre moves by
+   w = -v against the segment at rest): +Inf when not entered in [.., 1], no cylinder for
+   e.e < TOI_MIN_DIR2. As for the end balls, a start inside it gives t <= 0. */
+TOI_SCALAR_INLINE float cylinder_time(vec3 l0, vec3 e, float ee, vec3 w, float RR)
+{
+    int ok = ee >= TOI_MIN_DIR2;
+    vec3 u = cross3(w, e), x = cross3(l0, e);
+    float au = dot3(u, u);
+    float c = dot3(x, x) - RR * ee;
+    float b = dot3(u, x);
+    float g = dot3(u, l0);
+    /* the discriminant's sign is h's (ee * h can underflow to -0) */
+    float h = au * RR - g * g;
+    float disc = ee * h;
+    float t = c / (sqrtf(disc) + b);
+    float sn = dot3(sub3(mul3(w, t), l0), e);
+    return (ok & (b > 0.0f) & (h >= 0.0f) & (t <= 1.0f) & (sn >= 0.0f) & (sn <= ee)) ? t
+                                                                                   : INFINITY;
+}
+
+/* The vector from the centre to the segment's point nearest it, for the segment
+   D + u e (D = l0 + t v, D1 = l1 + t v its other end), by the Voronoi region of the centre. */
+TOI_SCALAR_INLINE vec3 nearest_on_segment(vec3 D, vec3 D1, vec3 e, float ee)
+{
+    float num = -dot3(D, e);
+    if (num <= 0.0f)
+        return D;
+    if (num >= ee)
+        return D1;
+    float u = num / ee;
+    return (vec3){D.x + u * e.x, D.y + u * e.y, D.z + u * e.z};
+}
+
+typedef struct capsule {
+    vec3 p0, p1, v;
+    float r;
+} capsule;
+
+static inline capsule load_capsule(const toi_capsules *c, size_t i)
+{
+    return (capsule){{c->x0[i], c->y0[i], c->z0[i]},
+                     {c->x1[i], c->y1[i], c->z1[i]},
+                     {c->vx[i], c->vy[i], c->vz[i]},
+                     c->r[i]};
+}
+
+TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, int full,
+                                           toi_result *res)
+{
+    float lx = A.p0.x - B.p.x, ly = A.p0.y - B.p.y, lz = A.p0.z - B.p.z;
+    float vx = A.v.x - B.v.x, vy = A.v.y - B.v.y, vz = A.v.z - B.v.z;
+    float R = A.r + B.r;
+    float ex = A.p1.x - A.p0.x, ey = A.p1.y - A.p0.y, ez = A.p1.z - A.p0.z;
+
+    /* the sphere query's size, then the segment's length (|e|_1 = 0 adds nothing) */
+    float size = ((fabsf(lx) + fabsf(ly)) + fabsf(lz)) + ((fabsf(vx) + fabsf(vy)) + fabsf(vz));
+    size = size + R;
+    size = size + ((fabsf(ex) + fabsf(ey)) + fabsf(ez));
+    if (!(size < TOI_MAX_SUM) || !(A.r >= 0.0f) || !(B.r >= 0.0f))
+        return 0;
+    float s = toi_scalar_pow2_scale(size);
+    vec3 l0 = {lx * s, ly * s, lz * s};
+    vec3 v = {vx * s, vy * s, vz * s};
+    vec3 e = {ex * s, ey * s, ez * s};
+    vec3 l1 = {(A.p1.x - B.p.x) * s, (A.p1.y - B.p.y) * s, (A.p1.z - B.p.z) * s};
+    R = R * s;
+    float ee = dot3(e, e);
+
+    vec3 d0 = nearest_on_segment(l0, l1, e, ee);
+    float b = dot3(d0, v);
+    int approach = b < 0.0f;
+    if (!approach && !(flags & TOI_ALL_OVERLAPS))
+        return 0;
+    float RR = R * R;
+    float c = dot3(d0, d0) - RR;
+
+    float t;
+    int overlap = 0;
+    if (c <= 0.0f) {
+        t = 0.0f;
+        overlap = 1;
+    } else {
+        if (!approach)
+            return 0;
+        float a = dot3(v, v);
+        t = end_time(l0, v, a, RR);
+        float t1 = end_time(l1, v, a, RR);
+        t = t1 < t ? t1 : t;
+        float tc = cylinder_time(l0, e, ee, (vec3){-v.x, -v.y, -v.z}, RR);
+        t = tc < t ? tc : t;
+        if (!(t <= 1.0f))
+            return 0;
+        t = t > 0.0f ? t : 0.0f;
+    }
+    res->t = t;
+    if (!full)
+        return 1;
+
+    /* Normal: from the sphere's centre toward the segment's nearest point at t. */
+    vec3 D = {l0.x + t * v.x, l0.y + t * v.y, l0.z + t * v.z};
+    vec3 D1 = {l1.x + t * v.x, l1.y + t * v.y, l1.z + t * v.z};
+    vec3 d = nearest_on_segment(D, D1, e, ee);
+    float dd = dot3(d, d);
+    float len = sqrtf(dd);
+    float inv = 1.0f / len;
+    if (dd >= TOI_MIN_DIR2) {
+        res->nx = d.x * inv, res->ny = d.y * inv, res->nz = d.z * inv;
+    } else {
+        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
+    }
+    /* Point: on the sphere's surface toward the segment, in world units. */
+    res->px = (B.p.x + t * B.v.x) + res->nx * B.r;
+    res->py = (B.p.y + t * B.v.y) + res->ny * B.r;
+    res->pz = (B.p.z + t * B.v.z) + res->nz * B.r;
+    res->depth = 0.0f;
+    if (overlap) {
+        float depth = (R - len) * toi_scalar_pow2_unscale(size);
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    }
+    return 1;
+}
+
+size_t toi_scalar_sweep_capsules_spheres(size_t n, const toi_capsules *C, const toi_spheres *S,
+                                         unsigned flags, const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        toi_result r;
+        int hit = sweep_capsule_sphere(load_capsule(C, i), load_sphere(S, i), flags, full, &r);
+        hits += (size_t)hit;
+        toi_scalar_store(out, i, hit ? &r : &toi_scalar_no_hit, full);
+    }
+    return hits;
+}
+
+/* Capsule against the plane: the sphere-plane query (scalar/plane.c) of the segment's lower
+   end, p1 only when strictly lower. */
+TOI_SCALAR_INLINE int sweep_capsule_plane(capsule A, const toi_plane *P, int plane_ok,
+                                          unsigned flags, int full, toi_result *res)
+{
+    float s0 = ((P->nx * A.p0.x + P->ny * A.p0.y) + P->nz * A.p0.z) - P->d;
+    float s1 = ((P->nx * A.p1.x + P->ny * A.p1.y) + P->nz * A.p1.z) - P->d;
+    float sv = (P->nx * A.v.x + P->ny * A.v.y) + P->nz * A.v.z;
+    float r = A.r;
+    /* finite only if both ends and the displacement are (scalar/plane.c) */
+    float finite = ((s0 - s0) + (sv - sv)) + (r - r);
+    finite = finite + (s1 - s1);
+    if (!plane_ok || !(finite == 0.0f) || !(r >= 0.0f))
+        return 0;
+    int low1 = s1 < s0;
+    vec3 p = low1 ? A.p1 : A.p0;
+    s0 = low1 ? s1 : s0;
+    float t;
+    int overlap = 0;
+    if (s0 <= r) {
+        if (!(sv < 0.0f) && !(flags & TOI_ALL_OVERLAPS))
+            return 0;
+        t = 0.0f;
+        overlap = 1;
+    } else {
+        t = (r - s0) / sv;
+        if (!(sv < 0.0f) || !(t <= 1.0f))
+            return 0;
+    }
+    res->t = t;
+    if (!full)
+        return 1;
+    float st = s0 + t * sv;
+    res->nx = P->nx, res->ny = P->ny, res->nz = P->nz;
+    res->px = (p.x + t * A.v.x) - st * P->nx;
+    res->py = (p.y + t * A.v.y) - st * P->ny;
+    res->pz = (p.z + t * A.v.z) - st * P->nz;
+    res->depth = 0.0f;
+    if (overlap) {
+        float depth = r - s0;
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    }
+    return 1;
+}
+
+size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *C, const toi_plane *P,
+                                       unsigned flags, const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    int plane_ok = toi_plane_ok(P);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        toi_result r;
+        int hit = sweep_capsule_plane(load_capsule(C, i), P, plane_ok, flags, full, &r);
+        hits += (size_t)hit;
+        toi_scalar_store(out, i, hit ? &r : &toi_scalar_no_hit, full);
+    }
+    return hits;
+}
+
+/* Capsule against capsule. In relative coordinates (scaled as above) the set of vectors from
+   a point of B's segment to a point of A's, a(u) - b(w) = l + u ea - w eb, is a parallelogram
+   with corners C00 = a0 - b0, C10 = a1 - b0, C01 = a0 - b1, C11 = a1 - b1 moving by v, and
+   f(t) is its distance from the origin. Its R-neighbourhood is a ball around each corner (end
+   against end), a cylinder around each edge (an end of one segment against the other
+   segment: edges 0, 1 are A's segment against b0, b1; edges 2, 3 are a0, a1 against B's
+   segment) and a slab over its face (the segments' interiors, normal N = ea x eb). Every
+   piece is tested; the first contact is the earliest entry.
+
+   The face: N is computed in double from the float edges (tri_normal of the triangle
+   (0, ea, eb): exact products, rounded once), so the plane and the edges' half-planes
+   describe one parallelogram. A face thinner than TOI_SEG_FACE_MIN (N.N below it times
+   ea.ea eb.eb, or a segment with e.e below it) is left out: its width |N| / |e_long| is then
+   below 2^-20 of the shorter segment, well inside the margin, and the edges hold it (so
+   parallel segments have no face at all). Each half-plane of the face is judged from both
+   corners of its edge (as the triangle face is), and the face piece's entry is where the
+   origin's distance to the plane, (C00 + t v).N / |N|, reaches R on its side, inside the
+   parallelogram there.
+
+   The nearest vectors (at t = 0 and at the reported t): the face's foot N (C.N) / N.N where
+   the origin projects inside the face, else the nearest of the edges (each by its Voronoi
+   region as for the capsule and sphere), edge 0 first and a later edge only when strictly
+   nearer; edges 2 and 3 count only when B's segment is longer than TOI_MIN_DIR2 (else they
+   are the corners C00 and C10, which edge 0 holds). For a contact along a segment (parallel
+   segments) this reports the pair at B's p0 if it lies alongside A (edge 0), else at B's p1
+   (edge 1), else at A's p0 (edge 2), else at A's p1.
+   B a point (b0 = b1): the capsule-sphere query bit for bit; both points: the sphere query. */
+
+/* The segment's point nearest the origin with its parameter *u (0, 1 or the foot). */
+TOI_SCALAR_INLINE vec3 nearest_on_segment_u(vec3 D, vec3 D1, vec3 e, float ee, float *u)
+{
+    float num = -dot3(D, e);
+    if (num <= 0.0f) {
+        *u = 0.0f;
+        return D;
+    }
+    if (num >= ee) {
+        *u = 1.0f;
+        return D1;
+    }
+    float f = num / ee;
+    *u = f;
+    return (vec3){D.x + f * e.x, D.y + f * e.y, D.z + f * e.z};
+}
+
+typedef struct para {
+    vec3 C[4]; /* C00, C10, C01, C11 */
+    vec3 ea, eb, nea, N, ma, mb;
+    float eea, eeb, NN;
+    int face, edges_b;
+} para;
+
+static inline vec3 add3t(vec3 a, float t, vec3 v)
+{
+    return (vec3){a.x + t * v.x, a.y + t * v.y, a.z + t * v.z};
+}
+
+/* The origin projects inside the face at time t: each half-plane from both its corners. */
+TOI_SCALAR_INLINE int para_inside(const para *P, const vec3 Ct[4])
+{
+    float a0 = dot3(Ct[0], P->ma), a2 = dot3(Ct[2], P->ma);
+    float a1 = dot3(Ct[1], P->ma), a3 = dot3(Ct[3], P->ma);
+    float b0 = dot3(Ct[0], P->mb), b1 = dot3(Ct[1], P->mb);
+    float b2 = dot3(Ct[2], P->mb), b3 = dot3(Ct[3], P->mb);
+    return (a0 <= 0.0f) & (a2 <= 0.0f) & (a1 >= 0.0f) & (a3 >= 0.0f) & (b0 <= 0.0f) &
+           (b1 <= 0.0f) & (b2 >= 0.0f) & (b3 >= 0.0f);
+}
+
+/* The vector from B's nearest point to A's at time t, and B's parameter *w there. */
+TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
+{
+    vec3 Ct[4];
+    for (int k = 0; k < 4; k++)
+        Ct[k] = add3t(P->C[k], t, v);
+    if (P->face && para_inside(P, Ct)) {
+        float h = dot3(Ct[0], P->N) / P->NN;
+        *w = -dot3(Ct[0], P->mb) / P->NN;
+        return mul3(P->N, h);
+    }
+    float u;
+    vec3 d = nearest_on_segment_u(Ct[0], Ct[1], P->ea, P->eea, &u);
+    float best = dot3(d, d);
+    *w = 0.0f;
+    vec3 d1 = nearest_on_segment_u(Ct[2], Ct[3], P->ea, P->eea, &u);
+    float b1 = dot3(d1, d1);
+    if (b1 < best)
+        d = d1, best = b1, *w = 1.0f;
+    if (P->edges_b) {
+        float w2, w3;
+        vec3 d2 = nearest_on_segment_u(Ct[0], Ct[2], P->nea, P->eeb, &w2);
+        float b2 = dot3(d2, d2);
+        if (b2 < best)
+            d = d2, best = b2, *w = w2;
+        vec3 d3 = nearest_on_segment_u(Ct[1], Ct[3], P->nea, P->eeb, &w3);
+        float b3 = dot3(d3, d3);
+        if (b3 < best)
+            d = d3, *w = w3;
+    }
+    return d;
+}
+
+/* The face piece: its entry time, +Inf when not entered in [.., 1] inside the face. */
+TOI_SCALAR_INLINE float face_time(const para *P, vec3 v, float R)
+{
+    float h0 = dot3(P->C[0], P->N);
+    float hv = dot3(v, P->N);
+    int pos = h0 > 0.0f;
+    float H0 = pos ? h0 : -h0, Hv = pos ? hv : -hv;
+    float RN = R * sqrtf(P->NN);
+    float t = (H0 - RN) / -Hv;
+    float tt = t > 0.0f ? t : 0.0f;
+    vec3 Ct[4];
+    for (int k = 0; k < 4; k++)
+        Ct[k] = add3t(P->C[k], tt, v);
+    int in = para_inside(P, Ct);
+    return (P->face & (Hv < 0.0f) & (t <= 1.0f) & in) ? t : INFINITY;
+}
+
+TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags, int full,
+                                            toi_result *res)
+{
+    float lx = A.p0.x - B.p0.x, ly = A.p0.y - B.p0.y, lz = A.p0.z - B.p0.z;
+    float vx = A.v.x - B.v.x, vy = A.v.y - B.v.y, vz = A.v.z - B.v.z;
+    float R = A.r + B.r;
+    float ex = A.p1.x - A.p0.x, ey = A.p1.y - A.p0.y, ez = A.p1.z - A.p0.z;
+    float fx = B.p1.x - B.p0.x, fy = B.p1.y - B.p0.y, fz = B.p1.z - B.p0.z;
+
+    /* the sphere query's size, then both segments' lengths */
+    float size = ((fabsf(lx) + fabsf(ly)) + fabsf(lz)) + ((fabsf(vx) + fabsf(vy)) + fabsf(vz));
+    size = size + R;
+    size = size + ((fabsf(ex) + fabsf(ey)) + fabsf(ez));
+    size = size + ((fabsf(fx) + fabsf(fy)) + fabsf(fz));
+    if (!(size < TOI_MAX_SUM) || !(A.r >= 0.0f) || !(B.r >= 0.0f))
+        return 0;
+    float s = toi_scalar_pow2_scale(size);
+    para P;
+    P.C[0] = (vec3){lx * s, ly * s, lz * s};
+    P.C[1] = (vec3){(A.p1.x - B.p0.x) * s, (A.p1.y - B.p0.y) * s, (A.p1.z - B.p0.z) * s};
+    P.C[2] = (vec3){(A.p0.x - B.p1.x) * s, (A.p0.y - B.p1.y) * s, (A.p0.z - B.p1.z) * s};
+    P.C[3] = (vec3){(A.p1.x - B.p1.x) * s, (A.p1.y - B.p1.y) * s, (A.p1.z - B.p1.z) * s};
+    vec3 v = {vx * s, vy * s, vz * s};
+    P.ea = (vec3){ex * s, ey * s, ez * s};
+    P.eb = (vec3){fx * s, fy * s, fz * s};
+    P.nea = (vec3){-P.eb.x, -P.eb.y, -P.eb.z};
+    R = R * s;
+    P.eea = dot3(P.ea, P.ea);
+    P.eeb = dot3(P.eb, P.eb);
+    P.edges_b = P.eeb >= TOI_MIN_DIR2;
+    const vec3 O = {0.0f, 0.0f, 0.0f};
+    P.N = tri_normal((triangle){O, P.ea, P.eb}, 1.0f);
+    P.NN = dot3(P.N, P.N);
+    P.face = (P.eea >= TOI_SEG_FACE_MIN) & (P.eeb >= TOI_SEG_FACE_MIN) &
+             (P.NN >= TOI_SEG_FACE_MIN * (P.eea * P.eeb));
+    P.ma = cross3(P.eb, P.N);
+    P.mb = cross3(P.ea, P.N);
+
+    float w;
+    vec3 d0 = para_nearest(&P, v, 0.0f, &w);
+    float b = dot3(d0, v);
+    int approach = b < 0.0f;
+    if (!approach && !(flags & TOI_ALL_OVERLAPS))
+        return 0;
+    float RR = R * R;
+    float c = dot3(d0, d0) - RR;
+
+    float t;
+    int overlap = 0;
+    if (c <= 0.0f) {
+        t = 0.0f;
+        overlap = 1;
+    } else {
+        if (!approach)
+            return 0;
+        float a = dot3(v, v);
+        vec3 nv = {-v.x, -v.y, -v.z};
+        t = end_time(P.C[0], v, a, RR);
+        for (int k = 1; k < 4; k++) {
+            float tk = end_time(P.C[k], v, a, RR);
+            t = tk < t ? tk : t;
+        }
+        float tc = cylinder_time(P.C[0], P.ea, P.eea, nv, RR);
+        t = tc < t ? tc : t;
+        tc = cylinder_time(P.C[2], P.ea, P.eea, nv, RR);
+        t = tc < t ? tc : t;
+        tc = cylinder_time((vec3){-P.C[0].x, -P.C[0].y, -P.C[0].z}, P.eb, P.eeb, v, RR);
+        t = tc < t ? tc : t;
+        tc = cylinder_time((vec3){-P.C[1].x, -P.C[1].y, -P.C[1].z}, P.eb, P.eeb, v, RR);
+        t = tc < t ? tc : t;
+        tc = face_time(&P, v, R);
+        t = tc < t ? tc : t;
+        if (!(t <= 1.0f))
+            return 0;
+        t = t > 0.0f ? t : 0.0f;
+    }
+    res->t = t;
+    if (!full)
+        return 1;
+
+    vec3 d = para_nearest(&P, v, t, &w);
+    float dd = dot3(d, d);
+    float len = sqrtf(dd);
+    float inv = 1.0f / len;
+    if (dd >= TOI_MIN_DIR2) {
+        res->nx = d.x * inv, res->ny = d.y * inv, res->nz = d.z * inv;
+    } else {
+        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
+    }
+    /* Point: on B's surface toward A, from B's nearest point b0 + w (b1 - b0), world units */
+    vec3 q = w == 0.0f ? B.p0 : w == 1.0f ? B.p1 : (vec3){B.p0.x + w * (B.p1.x - B.p0.x),
+                                                         B.p0.y + w * (B.p1.y - B.p0.y),
+                                                         B.p0.z + w * (B.p1.z - B.p0.z)};
+    res->px = (q.x + t * B.v.x) + res->nx * B.r;
+    res->py = (q.y + t * B.v.y) + res->ny * B.r;
+    res->pz = (q.z + t * B.v.z) + res->nz * B.r;
+    res->depth = 0.0f;
+    if (overlap) {
+        float depth = (R - len) * toi_scalar_pow2_unscale(size);
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    }
+    return 1;
+}
+
+size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *A, const toi_capsules *B,
+                                 unsigned flags, const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        toi_result r;
+        int hit = sweep_capsule_capsule(load_capsule(A, i), load_capsule(B, i), flags, full, &r);
+        hits += (size_t)hit;
+        toi_scalar_store(out, i, hit ? &r : &toi_scalar_no_hit, full);
+    }
+    return hits;
+}

@@ -1,0 +1,1212 @@
+/* test_capsules.c - the capsule queries (toi_sweep_capsules_spheres, toi_sweep_capsules_plane):
+   contract cases with hand-computed answers on every backend (the cylinder, each end ball, a
+   segment of radius 0, a capsule lying on a floor and sliding, standing on its end, tilted,
+   parallel to the floor, touching / separating / resting with and without TOI_ALL_OVERLAPS,
+   the centre on the segment, NaN / Inf / negative radius among plain lanes), the sphere
+   equivalence (p0 = p1 gives bit for bit the sphere query's outputs and count, on every
+   backend, for drawn inputs of every family, special values included), the differential
+   group (every backend against the scalar reference, bit for bit), the accuracy group
+   against the long-double oracle (golden-section search and bisection on the segment's
+   distance, never the kernels' quadratics), and the golden hash. The guard-page, fuzz,
+   magnitude and thread harnesses run the two rows of tests/families.c. */
+#include "gen.h"
+#include "oracle.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Wall time of each capsule group, printed (the CI budget: docs/capsules.md). */
+static double group_t0;
+static double wall_s(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+static void group_begin(void) { group_t0 = wall_s(); }
+static void group_end(const char *what)
+{
+    printf("    capsule %s groups: %.1f s\n", what, wall_s() - group_t0);
+}
+
+/* Change only with a deliberate change of results, and say so in the commit. */
+#define GOLDEN_CAPSULES 0x62bd68f9b31407c6ull
+#define GOLDEN_CAPSULE_PAIRS 0xd5ed5fa7fd628825ull
+
+#define EPS ((ld)FLT_EPSILON)
+
+/* ---- batches ---- */
+typedef struct t_cap {
+    float *f[10]; /* x0 y0 z0 x1 y1 z1 vx vy vz r */
+    toi_capsules c;
+    t_sph s; /* unaligned sphere arrays of util.c, reused for the 10 capsule streams */
+    t_sph s2;
+} t_cap;
+
+static void cap_alloc(t_cap *b, size_t n)
+{
+    t_spheres_alloc(&b->s, n);
+    t_spheres_alloc(&b->s2, n);
+    for (int k = 0; k < 7; k++)
+        b->f[k] = b->s.f[k];
+    for (int k = 0; k < 3; k++)
+        b->f[7 + k] = b->s2.f[k];
+    /* order of toi_capsules: x0 y0 z0 x1 y1 z1 vx vy vz r */
+    b->c = (toi_capsules){b->f[0], b->f[1], b->f[2], b->f[3], b->f[4],
+                          b->f[5], b->f[6], b->f[7], b->f[8], b->f[9]};
+}
+
+static void cap_free(t_cap *b)
+{
+    t_spheres_free(&b->s);
+    t_spheres_free(&b->s2);
+}
+
+static void cap_set(t_cap *b, size_t i, const float q[10])
+{
+    for (int k = 0; k < 10; k++)
+        b->f[k][i] = q[k];
+}
+
+/* ---- generators (exact float operations only: the same draws everywhere) ---- */
+static float absmax3(const float *a, const float *b)
+{
+    float m = 0;
+    for (int k = 0; k < 3; k++) {
+        float d = fabsf(a[k] - b[k]);
+        m = d > m ? d : m;
+    }
+    return m;
+}
+
+/* The capsule's p1 from its p0 (q[0..2]), motion (q[6..8]) and a length scale L. */
+static void gen_p1(rng *r, float q[10], float L, const float *towards)
+{
+    int mode = (int)rng_below(r, 7);
+    for (int k = 0; k < 3; k++)
+        q[3 + k] = q[k];
+    switch (mode) {
+    case 0: break; /* a sphere */
+    case 1:
+    case 2: /* any direction */
+        for (int k = 0; k < 3; k++)
+            q[3 + k] = q[k] + L * rng_range(r, -1.0f, 1.0f);
+        break;
+    case 3: { /* along the motion (an end ball leads), or exactly against it */
+        float k0 = rng_below(r, 2) ? rng_range(r, -1.5f, 1.5f) : -1.0f;
+        for (int k = 0; k < 3; k++)
+            q[3 + k] = q[k] + k0 * q[6 + k];
+        break;
+    }
+    case 4: /* tiny (the draws in separate statements: argument order is unspecified) */
+        for (int k = 0; k < 3; k++) {
+            float x = L * rng_range(r, -1.0f, 1.0f);
+            int e = -(int)rng_below(r, 40);
+            q[3 + k] = q[k] + ldexpf(x, e);
+        }
+        break;
+    case 5: /* across the motion: the cylinder leads */
+        q[3] = q[0] + q[7] * rng_range(r, -1.0f, 1.0f);
+        q[4] = q[1] - q[6] * rng_range(r, -1.0f, 1.0f);
+        q[5] = q[2];
+        break;
+    default: /* through (or past) the other centre */
+        if (towards)
+            for (int k = 0; k < 3; k++)
+                q[3 + k] = towards[k] + (towards[k] - q[k]) * rng_range(r, 0.0f, 1.5f);
+        break;
+    }
+}
+
+/* One capsule-sphere query: capsule q[10], sphere s[7]; fam as gen_pair (-1: any, specials
+   included). */
+static void gen_capsule_sphere(rng *r, int fam, float q[10], float s[7])
+{
+    float a[7];
+    int f = fam < 0 ? (int)rng_below(r, GEN_NFAMILIES) : fam;
+    gen_pair(r, f, a, s);
+    q[0] = a[0], q[1] = a[1], q[2] = a[2], q[6] = a[3], q[7] = a[4], q[8] = a[5], q[9] = a[6];
+    float L = absmax3(a, s) + fabsf(a[6]) + fabsf(s[6]);
+    if (!(L < 1e30f))
+        L = 1.0f;
+    gen_p1(r, q, L, s);
+    if (fam < 0 && f == GEN_NFAMILIES - 1 && rng_below(r, 2)) { /* specials in p1 too */
+        float all[17];
+        memcpy(all, q, 10 * sizeof(float));
+        memcpy(all + 10, s, 7 * sizeof(float));
+        gen_specials(r, all, 17, rng_below(r, 2) ? 9 : 16);
+        memcpy(q, all, 10 * sizeof(float));
+        memcpy(s, all + 10, 7 * sizeof(float));
+    }
+}
+
+static void gen_capsule_plane(rng *r, int fam, const toi_plane *P, float q[10])
+{
+    float a[7];
+    int f = fam < 0 ? (int)rng_below(r, GEN_NFAMILIES) : fam;
+    gen_plane_sphere(r, f, P, a);
+    q[0] = a[0], q[1] = a[1], q[2] = a[2], q[6] = a[3], q[7] = a[4], q[8] = a[5], q[9] = a[6];
+    float L = fabsf(a[6]) + fabsf(a[3]) + fabsf(a[4]) + fabsf(a[5]) + 1.0f;
+    if (!(L < 1e30f))
+        L = 1.0f;
+    if (rng_below(r, 5) == 0) { /* parallel to the plane (up to rounding): n x w */
+        float w[3];
+        for (int k = 0; k < 3; k++)
+            w[k] = rng_range(r, -1, 1); /* in order: an initializer's order is unspecified */
+        q[3] = q[0] + L * (P->ny * w[2] - P->nz * w[1]);
+        q[4] = q[1] + L * (P->nz * w[0] - P->nx * w[2]);
+        q[5] = q[2] + L * (P->nx * w[1] - P->ny * w[0]);
+    } else {
+        gen_p1(r, q, L, NULL);
+    }
+    if (fam < 0 && f == GEN_NFAMILIES - 1 && rng_below(r, 2))
+        gen_specials(r, q, 10, 9);
+}
+
+/* One capsule pair: A q[10], B p[10]; B is drawn as gen_capsule_sphere's sphere with a
+   segment: a point, any direction, parallel to A (exactly, up to rounding), coaxial with A,
+   crossing A's axis, along the motion. */
+static void gen_capsule_pair(rng *r, int fam, float q[10], float p[10])
+{
+    float sp[7];
+    int f = fam < 0 ? (int)rng_below(r, GEN_NFAMILIES) : fam;
+    gen_capsule_sphere(r, f, q, sp);
+    p[0] = sp[0], p[1] = sp[1], p[2] = sp[2], p[6] = sp[3], p[7] = sp[4], p[8] = sp[5],
+    p[9] = sp[6];
+    float L = absmax3(q, sp) + fabsf(q[9]) + fabsf(sp[6]);
+    if (!(L < 1e30f))
+        L = 1.0f;
+    float ea[3] = {q[3] - q[0], q[4] - q[1], q[5] - q[2]};
+    int mode = (int)rng_below(r, 8);
+    switch (mode) {
+    case 0: /* parallel */
+    case 1: {
+        float k = rng_range(r, -1.5f, 1.5f);
+        for (int j = 0; j < 3; j++)
+            p[3 + j] = p[j] + k * ea[j];
+        break;
+    }
+    case 2: { /* coaxial (up to a small offset), overlapping or end to end */
+        float k0 = rng_range(r, -2.0f, 2.0f), k1 = rng_range(r, -1.5f, 1.5f);
+        float off = rng_below(r, 2) ? 0.0f : L * 0x1p-10f * rng_range(r, -1, 1);
+        for (int j = 0; j < 3; j++) {
+            p[j] = q[j] + k0 * ea[j] + (j == 0 ? off : 0.0f);
+            p[3 + j] = p[j] + k1 * ea[j];
+        }
+        break;
+    }
+    case 3: { /* crossing A's axis near its middle */
+        float m[3], x[3];
+        for (int j = 0; j < 3; j++) {
+            m[j] = q[j] + 0.5f * ea[j] + L * 0x1p-6f * rng_range(r, -1, 1);
+            x[j] = L * rng_range(r, -1, 1);
+            p[j] = m[j] - x[j];
+            p[3 + j] = m[j] + x[j];
+        }
+        break;
+    }
+    default:
+        gen_p1(r, p, L, q);
+    }
+    if (fam < 0 && f == GEN_NFAMILIES - 1 && rng_below(r, 2)) {
+        float all[20];
+        memcpy(all, q, 10 * sizeof(float));
+        memcpy(all + 10, p, 10 * sizeof(float));
+        gen_specials(r, all, 20, rng_below(r, 2) ? 9 : 19);
+        memcpy(q, all, 10 * sizeof(float));
+        memcpy(p, all + 10, 10 * sizeof(float));
+    }
+}
+
+/* ---- contract cases ---- */
+typedef struct hand {
+    float cap[10], sph[7];
+    unsigned flags;
+    float t, n[3], p[3], depth; /* t = TOI_NO_HIT: a miss */
+} hand;
+
+static int near(float got, float want) { return fabsf(got - want) <= 2e-6f * (1 + fabsf(want)); }
+
+/* kind 0: against the sphere c->sph; 1: against the plane P; 2: against the capsule cap2 */
+static void check_hand_k(const t_impl *im, const hand *c, int kind, const toi_plane *P,
+                         const float *cap2, int id)
+{
+    const int plane = kind == 1;
+    t_cap b, b2;
+    t_sph s;
+    t_hits h;
+    cap_alloc(&b2, 5);
+    enum { N = 5 }; /* the case in the middle of invalid and plain lanes */
+    cap_alloc(&b, N);
+    t_spheres_alloc(&s, N);
+    t_hits_alloc(&h, N);
+    for (size_t i = 0; i < N; i++) {
+        float q[10], sp[7];
+        memcpy(q, c->cap, sizeof q);
+        memcpy(sp, c->sph, sizeof sp);
+        if (i == 0)
+            q[3] = NAN;
+        if (i == 1)
+            q[9] = -1.0f;
+        if (i == 3)
+            sp[6] = INFINITY, q[4] = INFINITY;
+        cap_set(&b, i, q);
+        for (int k = 0; k < 7; k++)
+            s.f[k][i] = sp[k];
+        if (kind == 2) {
+            float q2[10];
+            memcpy(q2, cap2, sizeof q2);
+            if (i == 3)
+                q2[9] = INFINITY;
+            cap_set(&b2, i, q2);
+        }
+    }
+    ptrdiff_t ret = kind == 1   ? t_capsules_plane(im, N, &b.c, P, c->flags, &h.h)
+                    : kind == 2 ? t_capsules(im, N, &b.c, &b2.c, c->flags, &h.h)
+                                : t_capsules_spheres(im, N, &b.c, &s.s, c->flags, &h.h);
+    int hit = c->t != TOI_NO_HIT;
+    /* lanes 0 (NaN p1), 1 (negative radius) and 3 (an infinite p1, and an infinite sphere
+       radius) miss; lanes 2 and 4 are the case */
+    for (size_t i = 0; i < 4; i++)
+        if (i != 2)
+            CHECK(h.f[0][i] == TOI_NO_HIT && h.f[1][i] == 0 && h.f[7][i] == 0,
+                  "case %d lane %zu: invalid input should miss (t = %g)", id, i, h.f[0][i]);
+    for (size_t i = 2; i < N; i += 2) {
+        if (!hit) {
+            CHECK(h.f[0][i] == TOI_NO_HIT, "case %d: t = %g, want a miss", id, h.f[0][i]);
+            continue;
+        }
+        CHECK(near(h.f[0][i], c->t), "case %d: t = %.9g, want %.9g", id, h.f[0][i], c->t);
+        for (int k = 0; k < 3; k++) {
+            CHECK(near(h.f[1 + k][i], c->n[k]), "case %d: n[%d] = %.9g, want %.9g", id, k,
+                  h.f[1 + k][i], c->n[k]);
+            CHECK(near(h.f[4 + k][i], c->p[k]), "case %d: p[%d] = %.9g, want %.9g", id, k,
+                  h.f[4 + k][i], c->p[k]);
+        }
+        CHECK(near(h.f[7][i], c->depth), "case %d: depth = %.9g, want %.9g", id, h.f[7][i],
+              c->depth);
+    }
+    CHECK(ret == (hit ? 2 : 0), "case %d: returned %td, want %d", id, ret, hit ? 2 : 0);
+    /* index, feature and t_exit untouched */
+    for (size_t i = 0; i < N; i++)
+        CHECK(h.index[i] == 0xA5A5A5A5u && h.feature[i] == 0xA5 &&
+                  float_bits(h.t_exit[i]) == 0xA5A5A5A5u,
+              "case %d: index, feature or t_exit written", id);
+    cap_free(&b);
+    cap_free(&b2);
+    t_spheres_free(&s);
+    t_hits_free(&h);
+    (void)plane;
+}
+
+static void check_hand(const t_impl *im, const hand *c, int plane, const toi_plane *P, int id)
+{
+    check_hand_k(im, c, plane, P, NULL, id);
+}
+
+#define NOHIT TOI_NO_HIT
+static const hand sphere_cases[] = {
+    /* 0: lying along x at z = 2, falling onto a sphere at the origin: the cylinder */
+    {{-1, 0, 2, 1, 0, 2, 0, 0, -3, 0.5f}, {0.3f, 0, 0, 0, 0, 0, 0.5f}, 0,
+     1.0f / 3, {0, 0, 1}, {0.3f, 0, 0.5f}, 0},
+    /* 1: the p0 end ball leads (moving along its axis) */
+    {{2, 0, 0, 4, 0, 0, -4, 0, 0, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, 0,
+     0.25f, {1, 0, 0}, {0.5f, 0, 0}, 0},
+    /* 2: the p1 end ball leads */
+    {{4, 0, 0, 2, 0, 0, -4, 0, 0, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, 0,
+     0.25f, {1, 0, 0}, {0.5f, 0, 0}, 0},
+    /* 3: moving along its axis past the sphere at 1.5 > R: a miss */
+    {{-4, 0, 1.5f, -2, 0, 1.5f, 8, 0, 0, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, 0, NOHIT, {0}, {0}, 0},
+    /* 4: sliding along its axis, touching at exactly R: never approaching, a miss */
+    {{-1, 0, 1, 1, 0, 1, 8, 0, 0, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, 0, NOHIT, {0}, {0}, 0},
+    /* 5: overlapping the cylinder, approaching: t = 0 with depth 0.5 */
+    {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, -1, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, 0,
+     0, {0, 0, 1}, {0, 0, 0.5f}, 0.5f},
+    /* 6: the same separating: a miss, ... */
+    {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, 1, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, 0, NOHIT, {0}, {0}, 0},
+    /* 7: ... a hit at t = 0 with TOI_ALL_OVERLAPS */
+    {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, 1, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, TOI_ALL_OVERLAPS,
+     0, {0, 0, 1}, {0, 0, 0.5f}, 0.5f},
+    /* 8: not moving, overlapping: only with TOI_ALL_OVERLAPS */
+    {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, 0, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, 0, NOHIT, {0}, {0}, 0},
+    {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, 0, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, TOI_ALL_OVERLAPS,
+     0, {0, 0, 1}, {0, 0, 0.5f}, 0.5f},
+    /* 10: the centre on the segment: the fallback normal +x, depth R */
+    {{-1, 0, 0, 1, 0, 0, 0, 0, 0, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, TOI_ALL_OVERLAPS,
+     0, {1, 0, 0}, {0.5f, 0, 0}, 1.0f},
+    /* 11: radius 0 (a segment) falling onto a sphere */
+    {{-1, 0, 1, 1, 0, 1, 0, 0, -2, 0}, {0, 0, 0, 0, 0, 0, 0.5f}, 0,
+     0.25f, {0, 0, 1}, {0, 0, 0.5f}, 0},
+    /* 12: both move: the sphere rises into the falling capsule's side, at x = 0.5 */
+    {{-1, 1, 4, 1, 1, 4, 0, 0, -2, 0.25f}, {0.5f, 1, 0, 0, 0, 2, 0.75f}, 0,
+     0.75f, {0, 0, 1}, {0.5f, 1, 2.25f}, 0},
+    /* 13: a degenerate capsule (p0 = p1) is the sphere */
+    {{2, 0, 0, 2, 0, 0, -4, 0, 0, 0.5f}, {0, 0, 0, 0, 0, 0, 0.5f}, 0,
+     0.25f, {1, 0, 0}, {0.5f, 0, 0}, 0},
+    /* 14: the swept segment crosses the sphere's path diagonally: the cylinder at u = 1/2 */
+    {{0, -2, 3, 0, 2, 3, 0, 0, -4, 1}, {0, 0, 0, 0, 0, 0, 1}, 0,
+     0.25f, {0, 0, 1}, {0, 0, 1}, 0},
+};
+
+/* the plane z = 0, solid below */
+static const hand plane_cases[] = {
+    /* 0: lying on the floor, sliding: a miss */
+    {{0, 0, 0.5f, 2, 0, 0.5f, 1, 0, 0, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0},
+    /* 1: the same with TOI_ALL_OVERLAPS: t = 0, depth 0, the point below p0 */
+    {{0, 0, 0.5f, 2, 0, 0.5f, 1, 0, 0, 0.5f}, {0}, TOI_ALL_OVERLAPS, 0, {0, 0, 1}, {0, 0, 0}, 0},
+    /* 2: lying on it, pressed down: t = 0 */
+    {{0, 0, 0.5f, 2, 0, 0.5f, 1, 0, -1, 0.5f}, {0}, 0, 0, {0, 0, 1}, {0, 0, 0}, 0},
+    /* 3: parallel, falling from height 2: t = 0.75, the point below p0 */
+    {{1, 1, 2, 3, 1, 2, 0, 0, -2, 0.5f}, {0}, 0, 0.75f, {0, 0, 1}, {1, 1, 0}, 0},
+    /* 4: standing on its end p1, falling: the point below p1 */
+    {{0, 0, 3, 0, 0, 1.5f, 0, 0, -2, 0.5f}, {0}, 0, 0.5f, {0, 0, 1}, {0, 0, 0}, 0},
+    /* 5: standing on the floor, pressed down: t = 0 */
+    {{0, 0, 2, 0, 0, 0.5f, 0, 0, -1, 0.5f}, {0}, 0, 0, {0, 0, 1}, {0, 0, 0}, 0},
+    /* 6: standing, sinking into it by 0.25, lifted: a miss; with ALL: depth 0.25 */
+    {{0, 0, 2, 0, 0, 0.25f, 0, 0, 1, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0},
+    {{0, 0, 2, 0, 0, 0.25f, 0, 0, 1, 0.5f}, {0}, TOI_ALL_OVERLAPS, 0, {0, 0, 1}, {0, 0, 0},
+     0.25f},
+    /* 8: tilted, falling, moving sideways: the lower end p1 lands at t = 0.375 */
+    {{0, 0, 3, 1, 0, 2, 2, 0, -4, 0.5f}, {0}, 0, 0.375f, {0, 0, 1}, {1.75f, 0, 0}, 0},
+    /* 9: too high to land in the step */
+    {{0, 0, 3, 1, 0, 2, 0, 0, -1, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0},
+    /* 10: a degenerate capsule is the sphere */
+    {{0, 0, 3, 0, 0, 3, 0, 0, -5, 1}, {0}, 0, 0.4f, {0, 0, 1}, {0, 0, 0}, 0},
+};
+
+/* capsule pairs: A (hand.cap) against B */
+typedef struct hand_cc {
+    float b[10];
+    hand h;
+} hand_cc;
+static const hand_cc pair_cases[] = {
+    /* 0: crossed, A (along x, at z = 2) falling onto B (along y): the face, t = 1/3 */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 2, 1, 0, 2, 0, 0, -3, 0.5f}, {0}, 0, 1.0f / 3, {0, 0, 1}, {0, 0, 0.5f}, 0}},
+    /* 1: parallel, A falling onto B, overlapping by half: B's p1 lies alongside A and
+       comes first (B's p0 does not) */
+    {{0, 0, 0, 2, 0, 0, 0, 0, 0, 0.5f},
+     {{1, 0, 2, 3, 0, 2, 0, 0, -2, 0.5f}, {0}, 0, 0.5f, {0, 0, 1}, {2, 0, 0.5f}, 0}},
+    /* 2: parallel, A entirely alongside B: the point below A's p0 */
+    {{0, 0, 0, 4, 0, 0, 0, 0, 0, 0.5f},
+     {{1, 0, 2, 3, 0, 2, 0, 0, -2, 0.5f}, {0}, 0, 0.5f, {0, 0, 1}, {1, 0, 0.5f}, 0}},
+    /* 3: parallel, B within A's span: the point below B's p0 */
+    {{1, 0, 0, 2, 0, 0, 0, 0, 0, 0.5f},
+     {{0, 0, 2, 4, 0, 2, 0, 0, -2, 0.5f}, {0}, 0, 0.5f, {0, 0, 1}, {1, 0, 0.5f}, 0}},
+    /* 4: end to end along one axis: A's p0 meets B's p1 */
+    {{-3, 0, 0, -1, 0, 0, 0, 0, 0, 0.5f},
+     {{1, 0, 0, 3, 0, 0, -2, 0, 0, 0.5f}, {0}, 0, 0.5f, {1, 0, 0}, {-0.5f, 0, 0}, 0}},
+    /* 5: A's end p1 into B's side (a T): the edge a1 against B's segment */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{0, 0.5f, 4, 0, 0.5f, 2, 0, 0, -4, 0.5f}, {0}, 0, 0.25f, {0, 0, 1}, {0, 0.5f, 0.5f}, 0}},
+    /* 6: skew, passing 1.5 apart with R = 1: a miss */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 1.5f, 1, 0, 1.5f, 0, 3, 0, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0}},
+    /* 7: crossed, overlapping by 0.5, approaching: t = 0, depth 0.5 */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, -1, 0.5f}, {0}, 0, 0, {0, 0, 1}, {0, 0, 0.5f}, 0.5f}},
+    /* 8: the same separating: a miss; with TOI_ALL_OVERLAPS t = 0 */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, 1, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0}},
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 0.5f, 1, 0, 0.5f, 0, 0, 1, 0.5f}, {0}, TOI_ALL_OVERLAPS, 0, {0, 0, 1},
+      {0, 0, 0.5f}, 0.5f}},
+    /* 10: parallel, touching, sliding along the axis: a miss */
+    {{0, 0, 0, 2, 0, 0, 0, 0, 0, 0.5f},
+     {{0, 0, 1, 2, 0, 1, 3, 0, 0, 0.5f}, {0}, 0, NOHIT, {0}, {0}, 0}},
+    /* 11: the segments cross (the axes intersect, at rest): fallback +x, depth R */
+    {{0, -1, 0, 0, 1, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 0, 1, 0, 0, 0, 0, 0, 0.5f}, {0}, TOI_ALL_OVERLAPS, 0, {1, 0, 0}, {0.5f, 0, 0},
+      1}},
+    /* 12: B a point: the capsule-sphere case 0 */
+    {{0.3f, 0, 0, 0.3f, 0, 0, 0, 0, 0, 0.5f},
+     {{-1, 0, 2, 1, 0, 2, 0, 0, -3, 0.5f}, {0}, 0, 1.0f / 3, {0, 0, 1}, {0.3f, 0, 0.5f}, 0}},
+    /* 13: both move: B rises into A at right angles */
+    {{0.25f, -1, 0, 0.25f, 1, 0, 0, 0, 2, 0.25f},
+     {{-1, 0.5f, 2, 1, 0.5f, 2, 0, 0, -2, 0.25f}, {0}, 0, 0.375f, {0, 0, 1}, {0.25f, 0.5f, 1},
+      0}},
+};
+
+static void case_hand(const void *ctx)
+{
+    const t_impl *im = ctx;
+    for (size_t c = 0; c < sizeof sphere_cases / sizeof sphere_cases[0]; c++)
+        check_hand(im, &sphere_cases[c], 0, NULL, (int)c);
+    const toi_plane floor = {0, 0, 1, 0};
+    for (size_t c = 0; c < sizeof plane_cases / sizeof plane_cases[0]; c++)
+        check_hand(im, &plane_cases[c], 1, &floor, 100 + (int)c);
+    for (size_t c = 0; c < sizeof pair_cases / sizeof pair_cases[0]; c++)
+        check_hand_k(im, &pair_cases[c].h, 2, NULL, pair_cases[c].b, 200 + (int)c);
+}
+
+/* p0 = p1: bit for bit the sphere query (without t_exit), count included. */
+static void case_sphere_equivalence(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { N = 1000 };
+    t_cap b;
+    t_sph a, s;
+    t_hits hc, hs;
+    cap_alloc(&b, N);
+    t_spheres_alloc(&a, N);
+    t_spheres_alloc(&s, N);
+    t_hits_alloc(&hc, N);
+    t_hits_alloc(&hs, N);
+    rng r = {0xCA95};
+    size_t rounds = t_count(30), bad = 0;
+    for (size_t round = 0; round < rounds && bad < 3; round++) {
+        unsigned flags = round & 1 ? TOI_ALL_OVERLAPS : 0;
+        int plane = round % 4 >= 2;
+        toi_plane P;
+        gen_plane(&r, &P);
+        for (size_t i = 0; i < N; i++) {
+            float qa[7], qb[7];
+            if (plane)
+                gen_plane_sphere(&r, -1, &P, qa);
+            else
+                gen_pair(&r, -1, qa, qb);
+            float q[10] = {qa[0], qa[1], qa[2], qa[0], qa[1], qa[2], qa[3], qa[4], qa[5], qa[6]};
+            cap_set(&b, i, q);
+            for (int k = 0; k < 7; k++)
+                a.f[k][i] = qa[k], s.f[k][i] = plane ? 0 : qb[k];
+        }
+        t_hits_fill(&hc, 0x3C);
+        t_hits_fill(&hs, 0x3C);
+        toi_hits oc = hc.h, os = hs.h;
+        oc.t_exit = os.t_exit = NULL;
+        size_t n = 1 + rng_below(&r, N);
+        ptrdiff_t rc = plane ? t_capsules_plane(im, n, &b.c, &P, flags, &oc)
+                             : t_capsules_spheres(im, n, &b.c, &s.s, flags, &oc);
+        ptrdiff_t rs = plane ? t_plane(im, n, &a.s, &P, flags, &os)
+                             : t_spheres(im, n, &a.s, &s.s, flags, &os);
+        size_t at;
+        int k = t_hits_diff(&hc, &hs, n, &at);
+        if (k >= 0 || rc != rs) {
+            bad++;
+            CHECK(0, "%s: capsule with p0 = p1 differs from the sphere (%s[%zu] 0x%08x vs "
+                     "0x%08x, count %td vs %td)",
+                  plane ? "plane" : "sphere", k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0,
+                  k >= 0 && k < T_NOUT ? float_bits(hc.f[k][at]) : 0,
+                  k >= 0 && k < T_NOUT ? float_bits(hs.f[k][at]) : 0, rc, rs);
+        }
+    }
+    cap_free(&b);
+    t_spheres_free(&a);
+    t_spheres_free(&s);
+    t_hits_free(&hc);
+    t_hits_free(&hs);
+}
+
+/* Capsule pairs with B a point: bit for bit the capsule-sphere query; both points: the
+   sphere query. */
+static void case_pair_equivalence(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { N = 1000 };
+    t_cap a, b;
+    t_sph sa, sb;
+    t_hits hc, hs;
+    cap_alloc(&a, N);
+    cap_alloc(&b, N);
+    t_spheres_alloc(&sa, N);
+    t_spheres_alloc(&sb, N);
+    t_hits_alloc(&hc, N);
+    t_hits_alloc(&hs, N);
+    rng r = {0xCA96};
+    size_t rounds = t_count(30), bad = 0;
+    for (size_t round = 0; round < rounds && bad < 3; round++) {
+        unsigned flags = round & 1 ? TOI_ALL_OVERLAPS : 0;
+        int both = round % 4 >= 2;
+        for (size_t i = 0; i < N; i++) {
+            float q[10], sp[7];
+            gen_capsule_sphere(&r, -1, q, sp);
+            if (both)
+                q[3] = q[0], q[4] = q[1], q[5] = q[2];
+            float p[10] = {sp[0], sp[1], sp[2], sp[0], sp[1], sp[2], sp[3], sp[4], sp[5], sp[6]};
+            cap_set(&a, i, q);
+            cap_set(&b, i, p);
+            for (int k = 0; k < 7; k++)
+                sb.f[k][i] = sp[k];
+            float qa[7] = {q[0], q[1], q[2], q[6], q[7], q[8], q[9]};
+            for (int k = 0; k < 7; k++)
+                sa.f[k][i] = qa[k];
+        }
+        t_hits_fill(&hc, 0x3C);
+        t_hits_fill(&hs, 0x3C);
+        toi_hits oc = hc.h, os = hs.h;
+        oc.t_exit = os.t_exit = NULL;
+        size_t n = 1 + rng_below(&r, N);
+        ptrdiff_t rc = t_capsules(im, n, &a.c, &b.c, flags, &oc);
+        ptrdiff_t rs = both ? t_spheres(im, n, &sa.s, &sb.s, flags, &os)
+                            : t_capsules_spheres(im, n, &a.c, &sb.s, flags, &os);
+        size_t at;
+        int k = t_hits_diff(&hc, &hs, n, &at);
+        if (k >= 0 || rc != rs) {
+            bad++;
+            CHECK(0, "B a point (%s): differs from the %s query (%s[%zu], count %td vs %td)",
+                  both ? "A too" : "A a capsule", both ? "sphere" : "capsule-sphere",
+                  k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, rc, rs);
+        }
+    }
+    cap_free(&a);
+    cap_free(&b);
+    t_spheres_free(&sa);
+    t_spheres_free(&sb);
+    t_hits_free(&hc);
+    t_hits_free(&hs);
+}
+
+void group_capsule_contract(void)
+{
+    group_begin();
+    t_run_impls("capsules/contract cases", case_hand);
+    t_run_impls("capsules/p0 = p1 is the sphere query, bit for bit", case_sphere_equivalence);
+    t_run_impls("capsules/pairs: B a point is the capsule-sphere query, both points the sphere "
+                "query, bit for bit", case_pair_equivalence);
+    group_end("contract");
+}
+
+/* ---- differential ---- */
+static void case_differential(const void *ctx)
+{
+    const int kind = *(const int *)ctx, plane = kind == 1;
+    enum { MAXN = 700 };
+    t_cap b, b2;
+    t_sph s;
+    cap_alloc(&b2, MAXN + 4);
+    t_hits ref, got;
+    cap_alloc(&b, MAXN + 4);
+    t_spheres_alloc(&s, MAXN + 4);
+    t_hits_alloc(&ref, MAXN + 4);
+    t_hits_alloc(&got, MAXN + 4);
+    rng r = {0xD1FF + (uint64_t)plane};
+    size_t done = 0, target = t_count(250000); /* per query: the CI budget */
+    int failed[8] = {0};
+    while (done < target) {
+        size_t n = rng_below(&r, 8) == 0 ? 1 + rng_below(&r, MAXN) : 1 + rng_below(&r, 40);
+        size_t off = rng_below(&r, 4);
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        toi_plane P;
+        gen_plane(&r, &P);
+        for (size_t i = 0; i < n; i++) {
+            float q[10], sp[7], q2[10];
+            if (plane)
+                gen_capsule_plane(&r, -1, &P, q);
+            else if (kind == 2)
+                gen_capsule_pair(&r, -1, q, q2), cap_set(&b2, off + i, q2);
+            else
+                gen_capsule_sphere(&r, -1, q, sp);
+            cap_set(&b, off + i, q);
+            for (int k = 0; k < 7 && kind == 0; k++)
+                s.f[k][off + i] = sp[k];
+        }
+        toi_capsules c = b.c, c2 = b2.c;
+        toi_spheres ss = s.s;
+        for (int k = 0; k < 10; k++) {
+            ((const float **)&c)[k] += off;
+            ((const float **)&c2)[k] += off;
+        }
+        for (int k = 0; k < 7; k++)
+            ((const float **)&ss)[k] += off;
+        uint32_t mode = rng_below(&r, 3), mask = mode == 0 ? 0 : mode == 1 ? rng_below(&r, 128) : 127;
+        toi_hits o[2];
+        t_hits *hh[2] = {&ref, &got};
+        for (int w = 0; w < 2; w++) {
+            float *f[T_NOUT];
+            for (int k = 0; k < T_NOUT; k++)
+                f[k] = k == 0 || (mask >> (k - 1) & 1) ? hh[w]->f[k] + off : NULL;
+            o[w] = (toi_hits){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7],
+                              hh[w]->index + off, hh[w]->feature + off, hh[w]->t_exit + off};
+        }
+        t_hits_fill(&ref, 0x5A);
+        ptrdiff_t want = plane       ? t_capsules_plane(&t_impls[0], n, &c, &P, flags, &o[0])
+                         : kind == 2 ? t_capsules(&t_impls[0], n, &c, &c2, flags, &o[0])
+                                     : t_capsules_spheres(&t_impls[0], n, &c, &ss, flags, &o[0]);
+        for (int bi = 1; bi < t_nimpls; bi++) {
+            if (failed[bi])
+                continue;
+            t_hits_fill(&got, 0x5A);
+            ptrdiff_t gr = plane ? t_capsules_plane(&t_impls[bi], n, &c, &P, flags, &o[1])
+                           : kind == 2
+                               ? t_capsules(&t_impls[bi], n, &c, &c2, flags, &o[1])
+                               : t_capsules_spheres(&t_impls[bi], n, &c, &ss, flags, &o[1]);
+            size_t at;
+            int k = t_hits_diff(&ref, &got, n + 4, &at);
+            if (k >= 0 || gr != want) {
+                failed[bi] = 1;
+                CHECK(0, "%s: %s[%zu] differs from scalar (count %td vs %td)",
+                      t_impls[bi].name, k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, gr,
+                      want);
+                if (k >= 0 && at >= off && at < off + n) {
+                    printf("    inputs:");
+                    for (int j = 0; j < 10; j++)
+                        printf(" %.9g", b.f[j][at]);
+                    if (kind == 0)
+                        for (int j = 0; j < 7; j++)
+                            printf(" %.9g", s.f[j][at]);
+                    if (kind == 2)
+                        for (int j = 0; j < 10; j++)
+                            printf(" %.9g", b2.f[j][at]);
+                    printf(" flags %u\n", flags);
+                }
+            }
+        }
+        done += n;
+    }
+    printf("    %zu capsule-%s queries per backend, bit for bit\n", done,
+           plane ? "plane" : kind == 2 ? "capsule" : "sphere");
+    cap_free(&b);
+    cap_free(&b2);
+    t_spheres_free(&s);
+    t_hits_free(&ref);
+    t_hits_free(&got);
+}
+
+void group_capsule_differential(void)
+{
+    group_begin();
+    static const int sphere = 0, plane = 1, pair = 2;
+    t_run("capsules/differential: capsule-sphere, every backend vs scalar", case_differential,
+          &sphere);
+    t_run("capsules/differential: capsule-plane, every backend vs scalar", case_differential,
+          &plane);
+    t_run("capsules/differential: capsule-capsule, every backend vs scalar", case_differential,
+          &pair);
+    group_end("differential");
+}
+
+/* ---- accuracy against the long-double oracle ---- */
+typedef struct seg_q {
+    ld l0[3], e[3], v[3];
+} seg_q;
+
+/* From the centre to the segment's nearest point at t (long double, clamped projection). */
+static void seg_d(const seg_q *q, ld t, ld d[3])
+{
+    ld D[3], de = 0, ee = 0;
+    for (int k = 0; k < 3; k++) {
+        D[k] = q->l0[k] + t * q->v[k];
+        de += D[k] * q->e[k];
+        ee += q->e[k] * q->e[k];
+    }
+    ld u = ee > 0 ? -de / ee : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    for (int k = 0; k < 3; k++)
+        d[k] = D[k] + u * q->e[k];
+}
+
+static ld seg_f(const void *q, ld t)
+{
+    ld d[3];
+    seg_d(q, t, d);
+    return ld_norm3(d[0], d[1], d[2]);
+}
+
+typedef struct plane_q {
+    ld s0, sv;
+} plane_q;
+
+static ld plane_f(const void *q, ld t)
+{
+    const plane_q *p = q;
+    return p->s0 + t * p->sv;
+}
+
+/* hit / miss and t against the shrunk and grown radii (test_accuracy.c's rule) */
+static int judge_t(oracle_fn f, const void *q, ld R, ld delta, ld slope0, int amb,
+                   unsigned flags, float t, const char *what, size_t i)
+{
+    oracle_hit hs = oracle_first_contact(f, q, R - delta, slope0, flags & TOI_ALL_OVERLAPS);
+    oracle_hit hg = oracle_first_contact(f, q, R + delta, slope0, flags & TOI_ALL_OVERLAPS);
+    int hit = t != TOI_NO_HIT, ok = 1;
+    if (!amb && hs.hit && !hit) {
+        CHECK(0, "%s %zu: false miss (shrunk pair hits at t = %.9Lg)", what, i, hs.t);
+        ok = 0;
+    }
+    if (!amb && !hg.hit && hit) {
+        CHECK(0, "%s %zu: false hit at t = %.9g (grown pair misses)", what, i, t);
+        ok = 0;
+    }
+    if (hit && hg.hit) {
+        ld hi = hs.hit ? hs.t : 1;
+        if (!(t >= hg.t - 2 * EPS && t <= hi + 2 * EPS)) {
+            CHECK(0, "%s %zu: t = %.9g outside [%.9Lg, %.9Lg]", what, i, t, hg.t, hi);
+            ok = 0;
+        }
+    }
+    if (hit && !(t >= 0 && t <= 1)) {
+        CHECK(0, "%s %zu: t = %.9g outside [0, 1]", what, i, t);
+        ok = 0;
+    }
+    return ok;
+}
+
+static void acc_capsule_sphere(const void *ctx)
+{
+    (void)ctx;
+    enum { N = 2048 };
+    size_t total = t_count(25000), done = 0, fails = 0, hits = 0, amb_n = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_cap b;
+    t_sph s;
+    t_hits h;
+    cap_alloc(&b, N);
+    t_spheres_alloc(&s, N);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC5};
+    while (done < total && fails < 5) {
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < N; i++) {
+            float q[10], sp[7];
+            gen_capsule_sphere(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), q, sp);
+            cap_set(&b, i, q);
+            for (int k = 0; k < 7; k++)
+                s.f[k][i] = sp[k];
+        }
+        t_capsules_spheres(&t_impls[0], N, &b.c, &s.s, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            seg_q q;
+            for (int k = 0; k < 3; k++) {
+                q.l0[k] = (ld)b.f[k][i] - (ld)s.f[k][i];
+                q.e[k] = (ld)b.f[3 + k][i] - (ld)b.f[k][i];
+                q.v[k] = (ld)b.f[6 + k][i] - (ld)s.f[3 + k][i];
+            }
+            ld R = (ld)b.f[9][i] + (ld)s.f[6][i];
+            ld l1[3] = {q.l0[0] + q.e[0], q.l0[1] + q.e[1], q.l0[2] + q.e[2]};
+            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+            ld S = ld_norm3(q.l0[0], q.l0[1], q.l0[2]), S1 = ld_norm3(l1[0], l1[1], l1[2]);
+            S = S > S1 ? S : S1;
+            S = S > vl ? S : vl;
+            S = S > R ? S : R;
+            ld delta = 64 * EPS * S;
+            ld d0[3];
+            seg_d(&q, 0, d0);
+            ld slope = d0[0] * q.v[0] + d0[1] * q.v[1] + d0[2] * q.v[2];
+            ld f0 = ld_norm3(d0[0], d0[1], d0[2]);
+            int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+            amb_n += amb;
+            float t = h.f[0][i];
+            int ok = judge_t(seg_f, &q, R, delta, slope, amb, flags, t, "capsule-sphere",
+                             done + i);
+            if (ok && t != TOI_NO_HIT) {
+                hits++;
+                ld d[3], n[3];
+                seg_d(&q, (ld)t, d);
+                ld dl = ld_norm3(d[0], d[1], d[2]);
+                ld tol_n = dl > 4 * delta ? 4 * delta / dl + 1e-6L : 2, err = 0;
+                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
+                for (int k = 0; k < 3; k++) {
+                    n[k] = dl > 0 ? d[k] / dl : (k == 0);
+                    err += (h.f[1 + k][i] - n[k]) * (h.f[1 + k][i] - n[k]);
+                }
+                err = ld_sqrt(err);
+                if (!(ld_abs(nl - 1) <= 1e-6L) || !(err <= tol_n)) {
+                    CHECK(0, "capsule-sphere %zu: normal (%g %g %g), error %.3Lg > %.3Lg",
+                          done + i, h.f[1][i], h.f[2][i], h.f[3][i], err, tol_n);
+                    ok = 0;
+                }
+                ld rb = s.f[6][i], world = 0, perr = 0;
+                for (int k = 0; k < 3; k++) {
+                    ld pk = (ld)s.f[k][i] + (ld)t * (ld)s.f[3 + k][i] + n[k] * rb;
+                    perr += (h.f[4 + k][i] - pk) * (h.f[4 + k][i] - pk);
+                    world += ld_abs(s.f[k][i]) + ld_abs(s.f[3 + k][i]);
+                }
+                perr = ld_sqrt(perr);
+                ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb);
+                if (!(perr <= tol_p)) {
+                    CHECK(0, "capsule-sphere %zu: point error %.3Lg > %.3Lg", done + i, perr,
+                          tol_p);
+                    ok = 0;
+                }
+                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
+                if (!(ld_abs(h.f[7][i] - want_depth) <= delta + 4 * EPS * R) ||
+                    !(h.f[7][i] >= 0)) {
+                    CHECK(0, "capsule-sphere %zu: depth %.9g, want %.9Lg", done + i,
+                          h.f[7][i], want_depth);
+                    ok = 0;
+                }
+            }
+            if (!ok) {
+                printf("    inputs:");
+                for (int k = 0; k < 10; k++)
+                    printf(" %.9g", b.f[k][i]);
+                for (int k = 0; k < 7; k++)
+                    printf(" %.9g", s.f[k][i]);
+                printf(" flags %u\n", flags);
+                fails++;
+            }
+        }
+        done += N;
+    }
+    printf("    %zu capsule-sphere queries (%zu hits, %zu within the tangential margin) "
+           "against the oracle\n", done, hits, amb_n);
+    cap_free(&b);
+    t_spheres_free(&s);
+    t_hits_free(&h);
+}
+
+static void acc_capsule_plane(const void *ctx)
+{
+    (void)ctx;
+    enum { N = 2048 };
+    size_t total = t_count(25000), done = 0, fails = 0, hits = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_cap b;
+    t_hits h;
+    cap_alloc(&b, N);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC6};
+    while (done < total && fails < 5) {
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        toi_plane P;
+        gen_plane(&r, &P);
+        for (size_t i = 0; i < N; i++) {
+            float q[10];
+            gen_capsule_plane(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), &P, q);
+            cap_set(&b, i, q);
+        }
+        t_capsules_plane(&t_impls[0], N, &b.c, &P, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            const ld n[3] = {P.nx, P.ny, P.nz};
+            ld p0[3], p1[3], v[3];
+            for (int k = 0; k < 3; k++)
+                p0[k] = b.f[k][i], p1[k] = b.f[3 + k][i], v[k] = b.f[6 + k][i];
+            ld s0 = n[0] * p0[0] + n[1] * p0[1] + n[2] * p0[2] - P.d;
+            ld s1 = n[0] * p1[0] + n[1] * p1[1] + n[2] * p1[2] - P.d;
+            plane_q q = {s0 < s1 ? s0 : s1, n[0] * v[0] + n[1] * v[1] + n[2] * v[2]};
+            ld r0 = b.f[9][i], vl = ld_norm3(v[0], v[1], v[2]);
+            ld S = ld_norm3(p0[0], p0[1], p0[2]), S1 = ld_norm3(p1[0], p1[1], p1[2]);
+            S = S > S1 ? S : S1;
+            S = S > vl ? S : vl;
+            S = S > r0 ? S : r0;
+            S = S > ld_abs(P.d) ? S : ld_abs(P.d);
+            ld delta = 64 * EPS * S;
+            int amb = ld_abs(q.sv) < 2 * 64 * EPS * vl && q.s0 <= r0 + delta;
+            float t = h.f[0][i];
+            int ok = judge_t(plane_f, &q, r0, delta, q.sv, amb, flags, t, "capsule-plane",
+                             done + i);
+            if (ok && t != TOI_NO_HIT) {
+                hits++;
+                /* the point below the lower end; below either end where they are equally
+                   low within the margin */
+                ld err[2] = {0, 0};
+                for (int e = 0; e < 2; e++) {
+                    const ld *pe = e ? p1 : p0;
+                    ld se = e ? s1 : s0, st = se + (ld)t * q.sv;
+                    for (int k = 0; k < 3; k++) {
+                        ld pk = pe[k] + (ld)t * v[k] - st * n[k];
+                        err[e] += (h.f[4 + k][i] - pk) * (h.f[4 + k][i] - pk);
+                    }
+                    err[e] = ld_sqrt(err[e]);
+                }
+                ld tol_p = 2 * delta + 8 * EPS * (S + ld_abs(q.s0) + vl);
+                int low1 = s1 < s0, close = ld_abs(s1 - s0) <= 2 * delta;
+                if (!(err[low1] <= tol_p || (close && err[!low1] <= tol_p))) {
+                    CHECK(0, "capsule-plane %zu: point error %.3Lg > %.3Lg", done + i,
+                          err[low1], tol_p);
+                    ok = 0;
+                }
+                for (int k = 0; k < 3; k++)
+                    if (h.f[1 + k][i] != (&P.nx)[k]) {
+                        CHECK(0, "capsule-plane %zu: normal is not the plane's", done + i);
+                        ok = 0;
+                    }
+                ld want_depth = t == 0 && r0 - q.s0 > 0 ? r0 - q.s0 : 0;
+                if (!(ld_abs(h.f[7][i] - want_depth) <= delta)) {
+                    CHECK(0, "capsule-plane %zu: depth %.9g, want %.9Lg", done + i, h.f[7][i],
+                          want_depth);
+                    ok = 0;
+                }
+            }
+            if (!ok) {
+                printf("    inputs:");
+                for (int k = 0; k < 10; k++)
+                    printf(" %.9g", b.f[k][i]);
+                printf(" plane %.9g %.9g %.9g %.9g flags %u\n", P.nx, P.ny, P.nz, P.d, flags);
+                fails++;
+            }
+        }
+        done += N;
+    }
+    printf("    %zu capsule-plane queries (%zu hits) against the oracle\n", done, hits);
+    cap_free(&b);
+    t_hits_free(&h);
+}
+
+/* Two segments at time t: A = l + t v + u ea, B = w eb (relative coordinates, long double).
+   The vector from B's nearest point to A's: the interior solution of the 2 x 2 normal
+   equations when it exists and lies inside, else the nearest of the four point-segment
+   cases (clamped projections). */
+typedef struct pair_q {
+    ld l[3], ea[3], eb[3], v[3];
+} pair_q;
+
+static ld dot3l(const ld *a, const ld *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* the vector from the nearest point of the segment p0 + s e (s in [0, 1]) to x */
+static void point_seg(const ld *x, const ld *p0, const ld *e, ld d[3])
+{
+    ld ee = dot3l(e, e), xp[3] = {x[0] - p0[0], x[1] - p0[1], x[2] - p0[2]};
+    ld u = ee > 0 ? dot3l(xp, e) / ee : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    for (int k = 0; k < 3; k++)
+        d[k] = xp[k] - u * e[k];
+}
+
+static void pair_d(const pair_q *q, ld t, ld d[3])
+{
+    ld a0[3], a1[3], b0[3] = {0, 0, 0}, b1[3], cand[5][3], nb[3], na[3];
+    int nc = 0;
+    for (int k = 0; k < 3; k++) {
+        a0[k] = q->l[k] + t * q->v[k];
+        a1[k] = a0[k] + q->ea[k];
+        b1[k] = q->eb[k];
+        nb[k] = -q->eb[k], na[k] = -q->ea[k];
+    }
+    ld A = dot3l(q->ea, q->ea), C = dot3l(q->eb, q->eb), B = dot3l(q->ea, q->eb);
+    ld det = A * C - B * B;
+    if (A > 0 && C > 0 && det > 1e-16L * A * C) {
+        ld r1 = -dot3l(a0, q->ea), r2 = dot3l(a0, q->eb);
+        /* [A -B; -B C] [u w] = [r1 r2] */
+        ld u = (r1 * C + B * r2) / det, w = (A * r2 + B * r1) / det;
+        if (u >= 0 && u <= 1 && w >= 0 && w <= 1) {
+            for (int k = 0; k < 3; k++)
+                cand[nc][k] = a0[k] + u * q->ea[k] - w * q->eb[k];
+            nc++;
+        }
+    }
+    point_seg(b0, a0, q->ea, cand[nc]); /* A's point nearest b0: b0 - a(u), negated below */
+    for (int k = 0; k < 3; k++)
+        cand[nc][k] = -cand[nc][k];
+    nc++;
+    point_seg(b1, a0, q->ea, cand[nc]);
+    for (int k = 0; k < 3; k++)
+        cand[nc][k] = -cand[nc][k];
+    nc++;
+    point_seg(a0, b0, q->eb, cand[nc++]);
+    point_seg(a1, b0, q->eb, cand[nc++]);
+    (void)nb, (void)na;
+    int best = 0;
+    for (int j = 1; j < nc; j++)
+        if (dot3l(cand[j], cand[j]) < dot3l(cand[best], cand[best]))
+            best = j;
+    for (int k = 0; k < 3; k++)
+        d[k] = cand[best][k];
+}
+
+static ld pair_f(const void *q, ld t)
+{
+    ld d[3];
+    pair_d(q, t, d);
+    return ld_norm3(d[0], d[1], d[2]);
+}
+
+static void acc_capsule_pair(const void *ctx)
+{
+    (void)ctx;
+    enum { N = 2048 };
+    size_t total = t_count(20000), done = 0, fails = 0, hits = 0, amb_n = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_cap a, b;
+    t_hits h;
+    cap_alloc(&a, N);
+    cap_alloc(&b, N);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC7};
+    while (done < total && fails < 5) {
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < N; i++) {
+            float q[10], p[10];
+            gen_capsule_pair(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), q, p);
+            cap_set(&a, i, q);
+            cap_set(&b, i, p);
+        }
+        t_capsules(&t_impls[0], N, &a.c, &b.c, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            pair_q q;
+            for (int k = 0; k < 3; k++) {
+                q.l[k] = (ld)a.f[k][i] - (ld)b.f[k][i];
+                q.ea[k] = (ld)a.f[3 + k][i] - (ld)a.f[k][i];
+                q.eb[k] = (ld)b.f[3 + k][i] - (ld)b.f[k][i];
+                q.v[k] = (ld)a.f[6 + k][i] - (ld)b.f[6 + k][i];
+            }
+            ld R = (ld)a.f[9][i] + (ld)b.f[9][i];
+            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+            /* S: the largest corner |a_i - b_j|, |v| and R */
+            ld S = vl > R ? vl : R;
+            for (int c = 0; c < 4; c++) {
+                ld x[3];
+                for (int k = 0; k < 3; k++)
+                    x[k] = q.l[k] + (c & 1 ? q.ea[k] : 0) - (c & 2 ? q.eb[k] : 0);
+                ld m = ld_norm3(x[0], x[1], x[2]);
+                S = m > S ? m : S;
+            }
+            ld delta = 64 * EPS * S;
+            ld d0[3];
+            pair_d(&q, 0, d0);
+            ld slope = dot3l(d0, q.v), f0 = ld_norm3(d0[0], d0[1], d0[2]);
+            int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+            amb_n += amb;
+            float t = h.f[0][i];
+            int ok = judge_t(pair_f, &q, R, delta, slope, amb, flags, t, "capsule-capsule",
+                             done + i);
+            if (ok && t != TOI_NO_HIT) {
+                hits++;
+                ld d[3], n[3];
+                pair_d(&q, (ld)t, d);
+                ld dl = ld_norm3(d[0], d[1], d[2]);
+                /* within 4 delta of touching segments (radii 0 crossing) the direction
+                   is not determined: any unit normal (at most 2 from any other, plus its
+                   rounding) */
+                ld tol_n = dl > 4 * delta ? 4 * delta / dl + 1e-6L : 2 + 1e-6L, err = 0;
+                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
+                for (int k = 0; k < 3; k++) {
+                    n[k] = dl > 0 ? d[k] / dl : (k == 0);
+                    err += (h.f[1 + k][i] - n[k]) * (h.f[1 + k][i] - n[k]);
+                }
+                err = ld_sqrt(err);
+                if (!(ld_abs(nl - 1) <= 1e-6L) || !(err <= tol_n)) {
+                    CHECK(0, "capsule-capsule %zu: normal (%g %g %g), error %.3Lg > %.3Lg",
+                          done + i, h.f[1][i], h.f[2][i], h.f[3][i], err, tol_n);
+                    ok = 0;
+                }
+                /* the point minus n rB lies on B's segment at t, within f(t) of A's (a
+                   parallel contact has many nearest pairs: any of them will do) */
+                ld rb = b.f[9][i], world = 0, qp[3], b0t[3], a0t[3], da[3], db[3];
+                for (int k = 0; k < 3; k++) {
+                    qp[k] = (ld)h.f[4 + k][i] - (ld)h.f[1 + k][i] * rb;
+                    b0t[k] = (ld)b.f[k][i] + (ld)t * (ld)b.f[6 + k][i];
+                    a0t[k] = (ld)a.f[k][i] + (ld)t * (ld)a.f[6 + k][i];
+                    world += ld_abs(b.f[k][i]) + ld_abs(b.f[6 + k][i]) + ld_abs(b.f[3 + k][i]);
+                }
+                point_seg(qp, b0t, q.eb, db);
+                point_seg(qp, a0t, q.ea, da);
+                ld onb = ld_norm3(db[0], db[1], db[2]), toa = ld_norm3(da[0], da[1], da[2]);
+                ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb) +
+                           4 * EPS * rb;
+                if (!(onb <= tol_p) || !(toa <= dl + tol_p)) {
+                    CHECK(0, "capsule-capsule %zu: point %.3Lg off B, %.3Lg from A (f %.3Lg), "
+                             "bound %.3Lg", done + i, onb, toa, dl, tol_p);
+                    ok = 0;
+                }
+                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
+                if (!(ld_abs(h.f[7][i] - want_depth) <= delta + 4 * EPS * R) ||
+                    !(h.f[7][i] >= 0)) {
+                    CHECK(0, "capsule-capsule %zu: depth %.9g, want %.9Lg", done + i,
+                          h.f[7][i], want_depth);
+                    ok = 0;
+                }
+            }
+            if (!ok) {
+                printf("    inputs:");
+                for (int k = 0; k < 10; k++)
+                    printf(" %.9g", a.f[k][i]);
+                for (int k = 0; k < 10; k++)
+                    printf(" %.9g", b.f[k][i]);
+                printf(" flags %u\n", flags);
+                fails++;
+            }
+        }
+        done += N;
+    }
+    printf("    %zu capsule-capsule queries (%zu hits, %zu within the tangential margin) "
+           "against the oracle\n", done, hits, amb_n);
+    cap_free(&a);
+    cap_free(&b);
+    t_hits_free(&h);
+}
+
+void group_capsule_accuracy(void)
+{
+    group_begin();
+    t_run("capsules/accuracy: capsule-sphere vs long-double oracle", acc_capsule_sphere, NULL);
+    t_run("capsules/accuracy: capsule-plane vs long-double oracle", acc_capsule_plane, NULL);
+    t_run("capsules/accuracy: capsule-capsule vs long-double oracle", acc_capsule_pair, NULL);
+    group_end("accuracy");
+}
+
+/* ---- golden hash ---- */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void case_golden(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { GN = 3000 };
+    t_cap b, b2;
+    t_sph s;
+    t_hits o;
+    cap_alloc(&b, GN);
+    cap_alloc(&b2, GN);
+    t_spheres_alloc(&s, GN);
+    t_hits_alloc(&o, GN);
+    uint64_t h = 0xcbf29ce484222325ull, h2 = h;
+    for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
+        rng r = {0xC0DE + flags};
+        for (size_t i = 0; i < GN; i++) {
+            float q[10], sp[7];
+            gen_capsule_sphere(&r, (int)(i % GEN_NFAMILIES) - (i % 7 == 0), q, sp);
+            cap_set(&b, i, q);
+            for (int k = 0; k < 7; k++)
+                s.f[k][i] = sp[k];
+        }
+        ptrdiff_t ret = t_capsules_spheres(im, GN, &b.c, &s.s, flags, &o.h);
+        for (int k = 0; k < T_NOUT; k++)
+            h = fnv(h, o.f[k], GN * sizeof(float));
+        h = fnv(h, &ret, sizeof ret);
+        for (size_t j = 0; j < 10; j++) {
+            toi_plane P;
+            gen_plane(&r, &P);
+            for (size_t i = 0; i < GN / 10; i++) {
+                float q[10];
+                gen_capsule_plane(&r, (int)(i % GEN_NFAMILIES) - (i % 7 == 0), &P, q);
+                cap_set(&b, i, q);
+            }
+            ret = t_capsules_plane(im, GN / 10, &b.c, &P, flags, &o.h);
+            for (int k = 0; k < T_NOUT; k++)
+                h = fnv(h, o.f[k], GN / 10 * sizeof(float));
+            h = fnv(h, &ret, sizeof ret);
+        }
+        /* capsule pairs: a hash of their own */
+        for (size_t i = 0; i < GN; i++) {
+            float q[10], p[10];
+            gen_capsule_pair(&r, (int)(i % GEN_NFAMILIES) - (i % 7 == 0), q, p);
+            cap_set(&b, i, q);
+            cap_set(&b2, i, p);
+        }
+        ret = t_capsules(im, GN, &b.c, &b2.c, flags, &o.h);
+        for (int k = 0; k < T_NOUT; k++)
+            h2 = fnv(h2, o.f[k], GN * sizeof(float));
+        h2 = fnv(h2, &ret, sizeof ret);
+    }
+    printf("    %s: 0x%016llx, capsule pairs 0x%016llx\n", im->name, (unsigned long long)h,
+           (unsigned long long)h2);
+    CHECK(h == GOLDEN_CAPSULES, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
+          (unsigned long long)h, (unsigned long long)GOLDEN_CAPSULES);
+    CHECK(h2 == GOLDEN_CAPSULE_PAIRS, "%s: capsule pairs hash to 0x%016llx, golden 0x%016llx",
+          im->name, (unsigned long long)h2, (unsigned long long)GOLDEN_CAPSULE_PAIRS);
+    cap_free(&b);
+    cap_free(&b2);
+    t_spheres_free(&s);
+    t_hits_free(&o);
+}
+
+void group_capsule_golden(void)
+{
+    group_begin();
+    t_run_impls("capsules/golden hash", case_golden);
+    group_end("golden");
+}
