@@ -32,8 +32,9 @@ BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(SAN
 
 COMMON_SRC := src/api.c src/dispatch.c src/cpu.c \
               src/scalar/spheres.c src/scalar/plane.c src/scalar/respond.c \
-              src/scalar/triangles.c src/scalar/kernels.c src/mesh.c src/scalar/mesh.c
-SIMD_KERNELS := spheres plane respond triangles mesh kernels
+              src/scalar/triangles.c src/scalar/kernels.c src/mesh.c src/scalar/mesh.c \
+              src/scalar/boxes.c
+SIMD_KERNELS := spheres plane respond triangles mesh kernels boxes
 
 ifeq ($(ARCH),x86_64)
 SIMD_SRC := $(foreach k,$(SIMD_KERNELS),src/sse/$(k).c src/avx2/$(k).c src/avx512/$(k).c)

@@ -101,7 +101,11 @@ int main(void)
                   {"threads", group_threads},
                   {"threads", group_mesh_threads},
                   {"magnitude", group_magnitude},
-                  {"fuzz", group_fuzz_replay}};
+                  {"fuzz", group_fuzz_replay},
+                  {"contract", group_box_contract},
+                  {"differential", group_box_differential},
+                  {"accuracy", group_box_accuracy},
+                  {"golden", group_box_golden}};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (!only || strstr(only, groups[g].name))
             groups[g].fn();

@@ -136,5 +136,9 @@ void group_mesh_differential(void);
 void group_mesh_accuracy(void);
 void group_mesh_threads(void);
 void group_mesh_golden(void);
+void group_box_contract(void);
+void group_box_differential(void);
+void group_box_accuracy(void);
+void group_box_golden(void);
 
 #endif /* TOI_TEST_H */

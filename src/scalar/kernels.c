@@ -13,4 +13,6 @@ const toi_kernels toi_kernels_scalar = {
     .sphere_triangle_pairs = toi_scalar_sweep_sphere_triangle_pairs,
     .spheres_triangle_set = toi_scalar_sweep_spheres_triangle_set,
     .spheres_mesh = toi_scalar_sweep_spheres_mesh,
+    .boxes = toi_scalar_sweep_boxes,
+    .box_pairs = toi_scalar_sweep_box_pairs,
 };

@@ -91,4 +91,9 @@ size_t toi_scalar_sweep_spheres_triangle_set(size_t n, const toi_spheres *s, siz
 size_t toi_scalar_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
                                      unsigned flags, const toi_hits *out, toi_cost *cost);
 
+size_t toi_scalar_sweep_boxes(size_t n, const toi_boxes *a, const toi_boxes *b, unsigned flags,
+                              const toi_hits *out);
+size_t toi_scalar_sweep_box_pairs(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                  const toi_boxes *bodies, unsigned flags, const toi_hits *out);
+
 #endif /* TOI_SCALAR_H */

@@ -31,6 +31,10 @@ size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *s, size_t
                                           const toi_hits *out);
 size_t TOI_FN(sweep_spheres_mesh)(size_t n, const toi_spheres *s, const toi_mesh *m,
                                   unsigned flags, const toi_hits *out, toi_cost *cost);
+size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *a, const toi_boxes *b, unsigned flags,
+                           const toi_hits *out);
+size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                               const toi_boxes *bodies, unsigned flags, const toi_hits *out);
 
 /* Before a small loop of fixed count over pieces, axes or vectors: written as a loop, meant
    as straight-line code (at -O2 GCC would otherwise keep such loops' vectors in memory). */

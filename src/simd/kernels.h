@@ -20,4 +20,6 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .sphere_triangle_pairs = TOI_FN(sweep_sphere_triangle_pairs),
     .spheres_triangle_set = TOI_FN(sweep_spheres_triangle_set),
     .spheres_mesh = TOI_FN(sweep_spheres_mesh),
+    .boxes = TOI_FN(sweep_boxes),
+    .box_pairs = TOI_FN(sweep_box_pairs),
 };
