@@ -133,7 +133,7 @@ endif
 # benchmark's own (the thread-scaling part splits batches over the caller's threads); the
 # library starts no threads. Bullet needs C++ and
 # Debian's libbullet-dev for the target, so it is part of native builds only.
-BENCH_SRC := $(filter-out bench/bullet.cpp bench/mesh.c,$(wildcard bench/*.c))
+BENCH_SRC := $(filter-out bench/bullet.cpp bench/mesh.c bench/boxes.c,$(wildcard bench/*.c))
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
 HOST_TARGET := $(shell cc -dumpmachine 2>/dev/null)
 CXX ?= g++
@@ -173,7 +173,11 @@ $(BUILD)/toi_bench: $(BENCH_OBJ) $(BUILD)/libtoi.a
 $(BUILD)/toi_bench_mesh: $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a
 	$(CC) -o $@ $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a -lm
 
-bench-bin: $(BUILD)/toi_bench $(BUILD)/toi_bench_mesh
+# The box benchmark too (bench/boxes.c).
+$(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BUILD)/libtoi.a
+	$(CC) -o $@ $(BUILD)/bench/boxes.o $(BUILD)/libtoi.a -lm
+
+bench-bin: $(BUILD)/toi_bench $(BUILD)/toi_bench_mesh $(BUILD)/toi_bench_boxes
 
 # The README's main command: dependencies, build, the full run, hyperfine, CSV and plot.
 # A cross-built target runs under qemu-user, which the test dependencies bring.

@@ -56,8 +56,9 @@ typedef struct toi_hits {
     float *TOI_RESTRICT depth;      /* penetration depth if touching at t = 0, else 0 */
     uint32_t *TOI_RESTRICT index;   /* written by queries against a set (obstacle hit) */
     uint8_t *TOI_RESTRICT feature;  /* written by triangle queries (face / edge / vertex hit) */
-    /* Exit time, written by the sphere-sphere queries (pairs and pair lists) and the
-       sphere-plane query; every other query leaves this array untouched. For a hit: the end
+    /* Exit time, written by the sphere-sphere queries (pairs and pair lists), the
+       sphere-plane query and the box queries (docs/boxes.md); every other query leaves this
+       array untouched. For a hit: the end
        of the contact interval that contains t along the (extended) linear motion, i.e. the
        time the pair stops touching: two spheres, the later time |relative centre| = R (the
        larger root); a sphere and a plane, the time it rises through n.x = d + r, leaving the

@@ -239,7 +239,7 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
         ha2[i] = 0.0f, hb2[j] = 0.0f; /* the edges' centres: no offset along their own axis */
         support(a, ha2, n, -1.0f, -1.0f, oa);
         support(b, hb2, n, 1.0f, -1.0f, ob);
-        float ea[3] = {Dt[0] + oa[0], Dt[1] + oa[1], Dt[2] + oa[2]};
+        const float ea[3] = {Dt[0] + oa[0], Dt[1] + oa[1], Dt[2] + oa[2]};
         float r[3] = {ea[0] - ob[0], ea[1] - ob[1], ea[2] - ob[2]};
         float c = C[i][j], d1 = dot3(a[i], r), d2 = dot3(b[j], r), den = LL[kn];
         float sa = (c * d2 - d1) / den, ub = (d2 - c * d1) / den;
