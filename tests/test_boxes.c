@@ -773,7 +773,7 @@ static ld first_contact(const float A[NF], const float B[NF], ld shrink, ld thr)
     ld tm = -1;
     if (dist_at(A, B, 1, shrink) <= thr)
         tm = 1;
-    for (int i = 0; i < 64 && tm < 0; i++) {
+    for (int i = 0; i < 48 && tm < 0; i++) {
         if (f1 <= thr) tm = x1;
         else if (f2 <= thr) tm = x2;
         else if (f1 <= f2) {
@@ -787,7 +787,7 @@ static ld first_contact(const float A[NF], const float B[NF], ld shrink, ld thr)
     if (tm < 0)
         return -1;
     lo = 0, hi = tm;
-    for (int i = 0; i < 70; i++) {
+    for (int i = 0; i < 52; i++) {
         ld mid = (lo + hi) / 2;
         if (dist_at(A, B, mid, shrink) > thr)
             lo = mid;
@@ -833,7 +833,7 @@ static ld edge_sine(const float A[NF], const float B[NF], ld nx, ld ny, ld nz)
 static void case_accuracy(const void *ctx)
 {
     const t_impl *im = ctx;
-    size_t total = t_count(3000), done = 0, fails = 0, hits = 0, late = 0, pfar = 0;
+    size_t total = t_count(1200), done = 0, fails = 0, hits = 0, late = 0, pfar = 0;
     const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
     if (sc)
         total = (size_t)((double)total * atof(sc)) + 1;

@@ -130,25 +130,30 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
         e[3 + j] = eF;
         LL[3 + j] = 1.0f;
     }
-    for (int i = 0; i < 3; i++) {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-        for (int j = 0; j < 3; j++) {
-            int j1 = (j + 1) % 3, j2 = (j + 2) % 3, k = 6 + 3 * i + j;
-            float c1 = C[i1][j], c2 = C[i2][j];
-            dl[k] = c1 * dl[i2] - c2 * dl[i1];
-            dv[k] = c1 * dv[i2] - c2 * dv[i1];
-            R[k] = ((ha[i1] * AC[i2][j] + ha[i2] * AC[i1][j]) +
-                    (hb[j1] * AC[i][j2] + hb[j2] * AC[i][j1])) + eE;
-            e[k] = eE;
-            LL[k] = c1 * c1 + c2 * c2;
-        }
-    }
-
     /* per axis: |L.D(t)| <= R for t in [lo, hi]; entry = max lo, exit = min hi */
     float d[15], w[15];
     float tin = 0.0f, tout = 0.0f;
     int kin = 0;
     for (int k = 0; k < 15; k++) {
+        if (k == 6) {
+            /* The face axes alone already rule out contact in [0, 1] (entry after 1, exit
+               before 0, or no common interval): a miss whatever the edge axes say. */
+            if (!(tin <= 1.0f) || !(tout >= 0.0f) || !(tin <= tout))
+                return 0;
+            for (int i = 0; i < 3; i++) {
+                int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+                for (int j = 0; j < 3; j++) {
+                    int j1 = (j + 1) % 3, j2 = (j + 2) % 3, m = 6 + 3 * i + j;
+                    float c1 = C[i1][j], c2 = C[i2][j];
+                    dl[m] = c1 * dl[i2] - c2 * dl[i1];
+                    dv[m] = c1 * dv[i2] - c2 * dv[i1];
+                    R[m] = ((ha[i1] * AC[i2][j] + ha[i2] * AC[i1][j]) +
+                            (hb[j1] * AC[i][j2] + hb[j2] * AC[i][j1])) + eE;
+                    e[m] = eE;
+                    LL[m] = c1 * c1 + c2 * c2;
+                }
+            }
+        }
         d[k] = fabsf(dl[k]);
         w[k] = dl[k] >= 0.0f ? -dv[k] : dv[k]; /* closing speed along the axis */
         float g = d[k] - R[k];

@@ -155,25 +155,36 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
                                   vmul(ha[2], AC[2][j])), hb[j]), eF);
         LL[3 + j] = one;
     }
-    TOI_UNROLL
-    for (int i = 0; i < 3; i++) {
-        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-        TOI_UNROLL
-        for (int j = 0; j < 3; j++) {
-            const int j1 = (j + 1) % 3, j2 = (j + 2) % 3, k = 6 + 3 * i + j;
-            vf c1 = C[i1][j], c2 = C[i2][j];
-            dl[k] = vsub(vmul(c1, dl[i2]), vmul(c2, dl[i1]));
-            dv[k] = vsub(vmul(c1, dv[i2]), vmul(c2, dv[i1]));
-            R[k] = vadd(vadd(vadd(vmul(ha[i1], AC[i2][j]), vmul(ha[i2], AC[i1][j])),
-                             vadd(vmul(hb[j1], AC[i][j2]), vmul(hb[j2], AC[i][j1]))), eE);
-            LL[k] = vadd(vmul(c1, c1), vmul(c2, c2));
-        }
-    }
-
     vf d[15], w[15];
     vf tin = zero, tout = zero, kin = zero;
     TOI_UNROLL
     for (int k = 0; k < 15; k++) {
+        if (k == 6) {
+            /* the scalar's early miss: the face axes alone rule out contact in every lane */
+            vm alive = mand(valid, mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout)));
+            if (!mbits(alive)) {
+                o->t = vset(TOI_NO_HIT);
+                if (texit)
+                    *texit = vset(TOI_NO_HIT);
+                if (full)
+                    o->nx = o->ny = o->nz = o->px = o->py = o->pz = o->depth = zero;
+                return mconst(0);
+            }
+            TOI_UNROLL
+            for (int i = 0; i < 3; i++) {
+                const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+                TOI_UNROLL
+                for (int j = 0; j < 3; j++) {
+                    const int j1 = (j + 1) % 3, j2 = (j + 2) % 3, m = 6 + 3 * i + j;
+                    vf c1 = C[i1][j], c2 = C[i2][j];
+                    dl[m] = vsub(vmul(c1, dl[i2]), vmul(c2, dl[i1]));
+                    dv[m] = vsub(vmul(c1, dv[i2]), vmul(c2, dv[i1]));
+                    R[m] = vadd(vadd(vadd(vmul(ha[i1], AC[i2][j]), vmul(ha[i2], AC[i1][j])),
+                                     vadd(vmul(hb[j1], AC[i][j2]), vmul(hb[j2], AC[i][j1]))), eE);
+                    LL[m] = vadd(vmul(c1, c1), vmul(c2, c2));
+                }
+            }
+        }
         d[k] = vabs(dl[k]);
         vm pos = vge(dl[k], zero);
         w[k] = vsel(pos, vneg(dv[k]), dv[k]);
