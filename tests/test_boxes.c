@@ -539,7 +539,7 @@ static void run_bdiff(const void *ctx)
     t_hits_alloc(&ref, MAXN + 4);
     t_hits_alloc(&got, MAXN + 4);
     rng r = {0xB0E5 + (uint64_t)list};
-    size_t done = 0, target = t_count(500000), hits = 0;
+    size_t done = 0, target = t_count(200000), hits = 0;
     int failed[8] = {0}, left = t_nimpls - 1;
     while (done < target && left > 0) {
         size_t n = rng_below(&r, 8) == 0 ? 1 + rng_below(&r, MAXN) : 1 + rng_below(&r, 40);
