@@ -33,8 +33,8 @@ BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(SAN
 COMMON_SRC := src/api.c src/dispatch.c src/cpu.c \
               src/scalar/spheres.c src/scalar/plane.c src/scalar/respond.c \
               src/scalar/triangles.c src/scalar/kernels.c src/mesh.c src/scalar/mesh.c \
-              src/scalar/capsules.c
-SIMD_KERNELS := spheres plane respond triangles mesh kernels capsules
+              src/scalar/capsules.c src/scalar/boxes.c
+SIMD_KERNELS := spheres plane respond triangles mesh kernels capsules boxes
 
 ifeq ($(ARCH),x86_64)
 SIMD_SRC := $(foreach k,$(SIMD_KERNELS),src/sse/$(k).c src/avx2/$(k).c src/avx512/$(k).c)
@@ -138,7 +138,8 @@ endif
 # benchmark's own (the thread-scaling part splits batches over the caller's threads); the
 # library starts no threads. Bullet needs C++ and
 # Debian's libbullet-dev for the target, so it is part of native builds only.
-BENCH_SRC := $(filter-out bench/bullet.cpp bench/mesh.c bench/capsules.c,$(wildcard bench/*.c))
+BENCH_SRC := $(filter-out bench/bullet.cpp bench/mesh.c bench/capsules.c bench/boxes.c,\
+                         $(wildcard bench/*.c))
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
 HOST_TARGET := $(shell cc -dumpmachine 2>/dev/null)
 CXX ?= g++
@@ -178,11 +179,14 @@ $(BUILD)/toi_bench: $(BENCH_OBJ) $(BUILD)/libtoi.a
 $(BUILD)/toi_bench_mesh: $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a
 	$(CC) -o $@ $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a -lm
 
-# The capsule benchmark is a program of its own too (bench/capsules.c).
+# The capsule and box benchmarks are programs of their own too (bench/capsules.c, boxes.c).
 $(BUILD)/toi_bench_capsules: $(BUILD)/bench/capsules.o $(BUILD)/libtoi.a
 	$(CC) -o $@ $(BUILD)/bench/capsules.o $(BUILD)/libtoi.a -lm
+$(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BUILD)/libtoi.a
+	$(CC) -o $@ $(BUILD)/bench/boxes.o $(BUILD)/libtoi.a -lm
 
-bench-bin: $(BUILD)/toi_bench $(BUILD)/toi_bench_mesh $(BUILD)/toi_bench_capsules
+bench-bin: $(BUILD)/toi_bench $(BUILD)/toi_bench_mesh $(BUILD)/toi_bench_capsules \
+           $(BUILD)/toi_bench_boxes
 
 # The README's main command: dependencies, build, the full run, hyperfine, CSV and plot.
 # A cross-built target runs under qemu-user, which the test dependencies bring.

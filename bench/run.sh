@@ -52,6 +52,15 @@ else
     "$build/toi_bench_capsules" | tee "$out/capsules.txt"
 fi
 
+echo
+echo "== toi_bench_boxes: oriented boxes, linear motion -> $out/boxes.txt"
+if [ ${#runner[@]} -gt 0 ]; then
+    { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_boxes" --quick; } |
+        tee "$out/boxes.txt"
+else
+    "$build/toi_bench_boxes" | tee "$out/boxes.txt"
+fi
+
 # Whole runs per implementation, side by side: the same sphere-sphere workload for each (both
 # outputs, an L2-sized and an L3-sized batch, 4 x 262144 queries per case, scene generation
 # and checking included).

@@ -56,8 +56,9 @@ typedef struct toi_hits {
     float *TOI_RESTRICT depth;      /* penetration depth if touching at t = 0, else 0 */
     uint32_t *TOI_RESTRICT index;   /* written by queries against a set (obstacle hit) */
     uint8_t *TOI_RESTRICT feature;  /* written by triangle queries (face / edge / vertex hit) */
-    /* Exit time, written by the sphere-sphere queries (pairs and pair lists) and the
-       sphere-plane query; every other query leaves this array untouched. For a hit: the end
+    /* Exit time, written by the sphere-sphere queries (pairs and pair lists), the
+       sphere-plane query and the box queries (docs/boxes.md); every other query leaves this
+       array untouched. For a hit: the end
        of the contact interval that contains t along the (extended) linear motion, i.e. the
        time the pair stops touching: two spheres, the later time |relative centre| = R (the
        larger root); a sphere and a plane, the time it rises through n.x = d + r, leaving the
@@ -256,6 +257,34 @@ TOI_API int toi_backend_available(toi_backend b); /* compiled in and supported b
 TOI_API const char *toi_backend_name(toi_backend b); /* "scalar", ...; "auto"; "unknown" */
 TOI_API const char *toi_strerror(int code);
 TOI_API const char *toi_version(void);
+
+/* Oriented boxes, structure of arrays (docs/boxes.md). Centre at time t in [0,1] is
+   (x,y,z) + t*(vx,vy,vz); orientation q(t) = exp(t*w/2) (x) q, a constant angular velocity
+   about the centre. The quaternion must be unit within 1e-3 (it is used normalized); half
+   extents >= 0 (0: a flat box, a segment or a point). wx, wy, wz: all NULL for no rotation. */
+typedef struct toi_boxes {
+    const float *x, *y, *z;          /* centre at t = 0 */
+    const float *vx, *vy, *vz;       /* displacement of the centre over the step */
+    const float *qw, *qx, *qy, *qz;  /* orientation at t = 0, unit quaternion (box frame -> world) */
+    const float *hx, *hy, *hz;       /* half extents, >= 0 (0 = flat box, segment or point) */
+    const float *wx, *wy, *wz;       /* rotation over the step: axis * angle in radians (rotation
+                                        vector, world frame, about the centre); all NULL = none */
+} toi_boxes;
+
+/* Box sweeps: the same rule as every query with f(t) = the distance between the two closed
+   boxes and R = 0 (docs/boxes.md). normal: unit separating axis at contact, from B toward A;
+   point: see docs/boxes.md; depth: the penetration along the axis of least overlap at t = 0;
+   t_exit: the end of the contact interval. Non-finite input, a negative half extent or a
+   quaternion whose norm is not 1 within 1e-3: a miss for that query. Linear motion only in
+   this version: a call where some query has a finite nonzero rotation (w) returns
+   TOI_ENOTSUP and writes nothing. */
+TOI_API ptrdiff_t toi_sweep_boxes(size_t n, const toi_boxes *a, const toi_boxes *b,
+                                  unsigned flags, const toi_hits *out);
+
+/* pair k: bodies[ia[k]] vs bodies[ib[k]]; an index >= nbodies -> TOI_EINVAL */
+TOI_API ptrdiff_t toi_sweep_box_pairs(size_t npairs, const uint32_t *ia, const uint32_t *ib,
+                                      size_t nbodies, const toi_boxes *bodies,
+                                      unsigned flags, const toi_hits *out);
 
 #ifdef __cplusplus
 }

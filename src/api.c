@@ -281,12 +281,87 @@ ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules
     return toi_sweep_capsules_on(toi_active_kernels(), n, a, b, flags, out);
 }
 
+static inline int boxes_ok(const toi_boxes *b)
+{
+    if (!b || !((b->x != NULL) & (b->y != NULL) & (b->z != NULL) & (b->vx != NULL) &
+                (b->vy != NULL) & (b->vz != NULL) & (b->qw != NULL) & (b->qx != NULL) &
+                (b->qy != NULL) & (b->qz != NULL) & (b->hx != NULL) & (b->hy != NULL) &
+                (b->hz != NULL)))
+        return 0;
+    /* the rotation is all three arrays or none */
+    return (b->wx != NULL) == (b->wy != NULL) && (b->wx != NULL) == (b->wz != NULL);
+}
+
+/* Whether element i of the rotation arrays is a finite nonzero rotation: angular motion is
+   not in this version (TOI_ENOTSUP). A non-finite one is a miss for its query. */
+static inline int box_spins(const toi_boxes *b, size_t i)
+{
+    float x = b->wx[i], y = b->wy[i], z = b->wz[i];
+    int finite = ((x * 0.0f + y * 0.0f) + z * 0.0f) == 0.0f;
+    return finite && (x != 0.0f || y != 0.0f || z != 0.0f);
+}
+
+static int boxes_spin(size_t n, const uint32_t *idx, const toi_boxes *b)
+{
+    if (!b->wx)
+        return 0;
+    int spin = 0;
+    for (size_t k = 0; k < n; k++)
+        spin |= box_spins(b, idx ? idx[k] : k);
+    return spin;
+}
+
+ptrdiff_t toi_sweep_boxes_on(const toi_kernels *k, size_t n, const toi_boxes *a,
+                             const toi_boxes *b, unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!boxes_ok(a) || !boxes_ok(b))
+        return TOI_EINVAL;
+    if (boxes_spin(n, NULL, a) || boxes_spin(n, NULL, b))
+        return TOI_ENOTSUP;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->boxes(n, a, b, flags, out);
+}
+
+ptrdiff_t toi_sweep_box_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
+                                 const uint32_t *ib, size_t nbodies, const toi_boxes *bodies,
+                                 unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(npairs, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!ia || !ib || !boxes_ok(bodies))
+        return TOI_EINVAL;
+    if (!indices_ok(npairs, ia, nbodies) || !indices_ok(npairs, ib, nbodies))
+        return TOI_EINVAL;
+    if (boxes_spin(npairs, ia, bodies) || boxes_spin(npairs, ib, bodies))
+        return TOI_ENOTSUP;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->box_pairs(npairs, ia, ib, bodies, flags, out);
+}
+
+ptrdiff_t toi_sweep_boxes(size_t n, const toi_boxes *a, const toi_boxes *b, unsigned flags,
+                          const toi_hits *out)
+{
+    return toi_sweep_boxes_on(toi_active_kernels(), n, a, b, flags, out);
+}
+
+ptrdiff_t toi_sweep_box_pairs(size_t npairs, const uint32_t *ia, const uint32_t *ib,
+                              size_t nbodies, const toi_boxes *bodies, unsigned flags,
+                              const toi_hits *out)
+{
+    return toi_sweep_box_pairs_on(toi_active_kernels(), npairs, ia, ib, nbodies, bodies, flags,
+                                  out);
+}
+
 const char *toi_strerror(int code)
 {
     switch (code) {
     case TOI_OK: return "success";
     case TOI_EINVAL: return "invalid argument (NULL required pointer, unknown flag, index or parameter out of range)";
-    case TOI_ENOTSUP: return "backend not supported (not compiled in or not supported by this CPU)";
+    case TOI_ENOTSUP: return "not supported (backend not compiled in or not supported by this CPU; box rotation)";
     }
     return code > 0 ? "success (number of hits)" : "unknown error";
 }

@@ -37,6 +37,10 @@ typedef struct toi_kernels {
                              unsigned flags, const toi_hits *out);
     size_t (*capsules)(size_t n, const toi_capsules *a, const toi_capsules *b, unsigned flags,
                        const toi_hits *out);
+    size_t (*boxes)(size_t n, const toi_boxes *a, const toi_boxes *b, unsigned flags,
+                    const toi_hits *out);
+    size_t (*box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                        const toi_boxes *bodies, unsigned flags, const toi_hits *out);
 } toi_kernels;
 
 extern const toi_kernels toi_kernels_scalar;
@@ -99,6 +103,11 @@ ptrdiff_t toi_sweep_capsules_plane_on(const toi_kernels *k, size_t n, const toi_
                                      const toi_hits *out);
 ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsules *a,
                                 const toi_capsules *b, unsigned flags, const toi_hits *out);
+ptrdiff_t toi_sweep_boxes_on(const toi_kernels *k, size_t n, const toi_boxes *a,
+                             const toi_boxes *b, unsigned flags, const toi_hits *out);
+ptrdiff_t toi_sweep_box_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
+                                 const uint32_t *ib, size_t nbodies, const toi_boxes *bodies,
+                                 unsigned flags, const toi_hits *out);
 
 /* Whether any output beyond t is wanted (the kernels then compute normal, point, depth). */
 static inline int toi_wants_full(const toi_hits *out)
@@ -162,5 +171,22 @@ static inline int toi_plane_ok(const toi_plane *P)
    of the angle between the segments), is below this (scaled units): its width is then below
    2^-20 of the shorter segment, far inside the accuracy margin, and its edges hold it. */
 #define TOI_SEG_FACE_MIN 0x1p-40f
+/* Boxes (docs/boxes.md). A quaternion is accepted when its squared norm lies in
+   [(1 - 1e-3)^2, (1 + 1e-3)^2] (rounded inward); it is used normalized. */
+#define TOI_BOX_QQ_LO 0.998002f
+#define TOI_BOX_QQ_HI 1.002000f
+/* Every axis's projected radius is grown by its rounding-error bound, times the query's
+   scaled size: the 6 face axes by TOI_BOX_GROW_FACE, the 9 edge-edge axes (not normalized,
+   length |a_i x b_j| <= 1) by TOI_BOX_GROW_EDGE. An axis can then never certify a
+   separation rounding invented: near-parallel edges (|a_i x b_j| ~ 0) make their axis
+   separate nothing rather than anything. */
+#define TOI_BOX_GROW_FACE 0x1p-20f /* 8 * FLT_EPSILON */
+#define TOI_BOX_GROW_EDGE 0x1p-19f /* 16 * FLT_EPSILON */
+/* Contact point: an axis m of the other box counts as parallel to the contact plane (its
+   supporting feature extends along it) when h_m |axis_m . n| is at most this times the
+   query's scaled size. */
+#define TOI_BOX_FLAT 0x1p-12f
+/* Edge-edge contact point: edges with |a_i x b_j|^2 below this take their midpoints. */
+#define TOI_BOX_MIN_CROSS2 0x1p-40f
 
 #endif /* TOI_INTERNAL_H */

@@ -157,6 +157,28 @@ static ptrdiff_t call_capsules(const toi_kernels *k, size_t n, const t_args *a, 
              : toi_sweep_capsules(n, &ca, &cb, flags, out);
 }
 
+static toi_boxes boxes_at(const float *const *f)
+{
+    return (toi_boxes){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7],
+                       f[8], f[9], f[10], f[11], f[12], NULL, NULL, NULL};
+}
+
+static ptrdiff_t call_boxes(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                            const toi_hits *out)
+{
+    toi_boxes ba = boxes_at(a->q), bb = boxes_at(a->q + 13);
+    return k ? toi_sweep_boxes_on(k, n, &ba, &bb, flags, out)
+             : toi_sweep_boxes(n, &ba, &bb, flags, out);
+}
+
+static ptrdiff_t call_box_pairs(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                                const toi_hits *out)
+{
+    toi_boxes s = boxes_at(a->set[0]);
+    return k ? toi_sweep_box_pairs_on(k, n, a->idx[0], a->idx[1], a->nset[0], &s, flags, out)
+             : toi_sweep_box_pairs(n, a->idx[0], a->idx[1], a->nset[0], &s, flags, out);
+}
+
 const t_family t_families[] = {
     {.name = "spheres", .qkind = "pppvvvrpppvvvr", .normal_param = -1, .writes_exit = 1,
      .flags = TOI_ALL_OVERLAPS, .call = call_spheres},
@@ -187,6 +209,11 @@ const t_family t_families[] = {
      .precondition = unit_plane, .flags = TOI_ALL_OVERLAPS, .call = call_capsules_plane},
     {.name = "capsules", .qkind = "pppooovvvr" "pppooovvvr", .normal_param = -1,
      .flags = TOI_ALL_OVERLAPS, .call = call_capsules},
+    {.name = "boxes", .qkind = "pppvvvqqqqhhh" "pppvvvqqqqhhh", .normal_param = -1,
+     .writes_exit = 1, .flags = TOI_ALL_OVERLAPS, .call = call_boxes},
+    {.name = "box_pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppvvvqqqqhhh"},
+     .normal_param = -1, .writes_exit = 1, .flags = TOI_ALL_OVERLAPS,
+     .call = call_box_pairs},
 };
 const int t_nfamilies = (int)(sizeof t_families / sizeof t_families[0]);
 
@@ -230,6 +257,8 @@ float t_draw(uint64_t *s, char kind, int *ncomp)
     case 'o': return -1.0f + 2.0f * u;
     case 't': return u < 0.25f ? TOI_NO_HIT : (u - 0.25f) * (4.0f / 3.0f);
     case 'e': return u;
+    case 'q': return -1.0f + 2.0f * u;
+    case 'h': return 0.05f + 1.2f * u;
     }
     return 0.0f;
 }
@@ -268,6 +297,16 @@ void t_fill(uint64_t *s, const char *kinds, float *const *arr, size_t n)
                 if (!(l > 0.125f))
                     x = 0.0f, y = 0.0f, z = 1.0f, l = 1.0f;
                 arr[k][i] = x / l, arr[k + 1][i] = y / l, arr[k + 2][i] = z / l;
+            }
+        }
+        if (kinds[k] == 'q' && k + 3 < na && kinds[k + 3] == 'q' && (k == 0 || kinds[k - 1] != 'q')) {
+            for (size_t i = 0; i < n; i++) {
+                float w = arr[k][i], x = arr[k + 1][i], y = arr[k + 2][i], z = arr[k + 3][i];
+                float l = sqrtf(((w * w + x * x) + y * y) + z * z);
+                if (!(l > 0.125f))
+                    w = 1.0f, x = 0.0f, y = 0.0f, z = 0.0f, l = 1.0f;
+                arr[k][i] = w / l, arr[k + 1][i] = x / l, arr[k + 2][i] = y / l;
+                arr[k + 3][i] = z / l;
             }
         }
     }

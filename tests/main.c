@@ -105,7 +105,11 @@ int main(void)
                   {"contract", group_capsule_contract},
                   {"differential", group_capsule_differential},
                   {"accuracy", group_capsule_accuracy},
-                  {"golden", group_capsule_golden}};
+                  {"golden", group_capsule_golden},
+                  {"contract", group_box_contract},
+                  {"differential", group_box_differential},
+                  {"accuracy", group_box_accuracy},
+                  {"golden", group_box_golden}};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (!only || strstr(only, groups[g].name))
             groups[g].fn();

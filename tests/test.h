@@ -136,6 +136,10 @@ void group_mesh_differential(void);
 void group_mesh_accuracy(void);
 void group_mesh_threads(void);
 void group_mesh_golden(void);
+void group_box_contract(void);
+void group_box_differential(void);
+void group_box_accuracy(void);
+void group_box_golden(void);
 
 /* Capsules (test_capsules.c). */
 ptrdiff_t t_capsules_spheres(const t_impl *im, size_t n, const toi_capsules *c,

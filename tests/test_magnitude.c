@@ -28,7 +28,9 @@ static float draw_any(rng *r, char kind, int *nc, float common)
         v = common;
     switch (kind) {
     case 'r': return fabsf(v);
+    case 'h': return fabsf(v);
     case 'n': return unit[(*nc)++ % 3];
+    case 'q': return 0.5f; /* (1, 1, 1, 1) / 2: a unit quaternion */
     case 't': return rng_below(r, 2) ? rng_unit(r) : v; /* a hit time, or a miss */
     case 'e': return rng_unit(r);                       /* restitution, friction */
     }

@@ -11,7 +11,7 @@
 
 #define NTHREADS 8
 #define BATCH 37 /* not a multiple of any width: every backend runs a tail */
-#define T_MAXFAM 12
+#define T_MAXFAM 24
 
 /* Results of one call: the count and every output's bits. */
 typedef struct snap {

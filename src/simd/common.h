@@ -37,6 +37,10 @@ size_t TOI_FN(sweep_capsules_plane)(size_t n, const toi_capsules *c, const toi_p
                                     unsigned flags, const toi_hits *out);
 size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *a, const toi_capsules *b,
                               unsigned flags, const toi_hits *out);
+size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *a, const toi_boxes *b, unsigned flags,
+                           const toi_hits *out);
+size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                               const toi_boxes *bodies, unsigned flags, const toi_hits *out);
 
 /* Before a small loop of fixed count over pieces, axes or vectors: written as a loop, meant
    as straight-line code (at -O2 GCC would otherwise keep such loops' vectors in memory). */

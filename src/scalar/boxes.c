@@ -1,0 +1,317 @@
+/* scalar/boxes.c - reference oriented-box sweep (linear motion): plain C, one pair at a time.
+
+   Relative coordinates: B's centre is the origin, A's centre moves along D(t) = l + t v with
+   l = cA - cB, v = vA - vB, everything scaled by the exact power of two that brings the size
+   S = |l|_1 + |v|_1 + sum(hA) + sum(hB) to [1, 2). The boxes touch at t exactly when no one
+   of the 15 separating axes L (A's face normals a_i, B's b_j, and the edge directions
+   a_i x b_j) separates them: |L.D(t)| <= R_L, R_L = sum_k hA_k |L.a_k| + sum_k hB_k |L.b_k|.
+   Each axis is one linear inequality in t, so the contact set is the interval
+   [max entry, min exit] over the axes. With C = A^T B (C_ij = a_i.b_j) the edge axis is
+   a_i x b_j = C_{i1,j} a_{i2} - C_{i2,j} a_{i1} (i1, i2 = the next indices, cyclic), so its
+   projections come from the face axes' (Eberly's table) and its length is
+   sqrt(C_{i1,j}^2 + C_{i2,j}^2), computed without cancellation. Every R_L is grown by its
+   rounding-error bound (internal.h, TOI_BOX_GROW_*): no axis can certify a separation that
+   rounding made up, and an edge axis of near-parallel edges separates nothing instead of
+   being skipped. The SIMD kernels (src/simd/boxes.h) perform exactly these operations in
+   this order. */
+#include "scalar.h"
+
+typedef struct box_in {
+    float c[3], v[3], q[4], h[3], w[3];
+} box_in;
+
+TOI_SCALAR_INLINE float dot3(const float a[3], const float b[3])
+{
+    return (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2];
+}
+
+/* Axes (columns of the rotation matrix) of the normalized quaternion q / |q|: with
+   s = 2 / |q|^2 the homogeneous formula is exact rotation for any nonzero q. */
+TOI_SCALAR_INLINE void quat_axes(const float q[4], float qq, float ax[3][3])
+{
+    float s = 2.0f / qq;
+    float w = q[0], x = q[1], y = q[2], z = q[3];
+    float xx = x * x, yy = y * y, zz = z * z;
+    float xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+    ax[0][0] = 1.0f - s * (yy + zz), ax[0][1] = s * (xy + wz), ax[0][2] = s * (xz - wy);
+    ax[1][0] = s * (xy - wz), ax[1][1] = 1.0f - s * (xx + zz), ax[1][2] = s * (yz + wx);
+    ax[2][0] = s * (xz + wy), ax[2][1] = s * (yz - wx), ax[2][2] = 1.0f - s * (xx + yy);
+}
+
+TOI_SCALAR_INLINE float quat_norm2(const float q[4])
+{
+    return ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+}
+
+/* The centre of the feature of a box (axes ax, half extents h) that supports it in
+   direction sgn * n: per axis, +-h toward n, or 0 where the axis lies within TOI_BOX_FLAT of
+   the contact plane. Offsets from the box's centre. */
+TOI_SCALAR_INLINE void support(const float ax[3][3], const float h[3], const float n[3],
+                               float sgn, float flat, float off[3])
+{
+    off[0] = off[1] = off[2] = 0.0f;
+    for (int m = 0; m < 3; m++) {
+        float an = dot3(ax[m], n) * sgn;
+        float f = fabsf(an) * h[m] <= flat ? 0.0f : (an > 0.0f ? h[m] : -h[m]);
+        off[0] = off[0] + f * ax[m][0];
+        off[1] = off[1] + f * ax[m][1];
+        off[2] = off[2] + f * ax[m][2];
+    }
+}
+
+/* Face contact: face k of box F (centre fc, axes fa, half extents fh) at coordinate side
+   along fa[k]; the other box's supporting feature centre p, clamped into that face. */
+TOI_SCALAR_INLINE void face_point(const float fc[3], const float fa[3][3], const float fh[3],
+                                  int k, float side, const float p[3], float out[3])
+{
+    float r[3] = {p[0] - fc[0], p[1] - fc[1], p[2] - fc[2]};
+    for (int c = 0; c < 3; c++)
+        out[c] = fc[c];
+    for (int m = 0; m < 3; m++) {
+        float u = dot3(fa[m], r);
+        u = u < -fh[m] ? -fh[m] : u;
+        u = u > fh[m] ? fh[m] : u;
+        u = m == k ? side : u;
+        for (int c = 0; c < 3; c++)
+            out[c] = out[c] + u * fa[m][c];
+    }
+}
+
+TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags, int full,
+                                toi_result *res, float *t_exit)
+{
+    float l[3], v[3], ha[3], hb[3];
+    for (int c = 0; c < 3; c++)
+        l[c] = A->c[c] - B->c[c], v[c] = A->v[c] - B->v[c];
+    float hsum = ((A->h[0] + A->h[1]) + A->h[2]) + ((B->h[0] + B->h[1]) + B->h[2]);
+    float size = ((fabsf(l[0]) + fabsf(l[1])) + fabsf(l[2])) +
+                 ((fabsf(v[0]) + fabsf(v[1])) + fabsf(v[2]));
+    size = size + hsum;
+    float qqa = quat_norm2(A->q), qqb = quat_norm2(B->q);
+    /* rotation: finite and zero (0 * x is 0 for finite x, NaN otherwise) */
+    float wfin = ((A->w[0] * 0.0f + A->w[1] * 0.0f) + A->w[2] * 0.0f) +
+                 ((B->w[0] * 0.0f + B->w[1] * 0.0f) + B->w[2] * 0.0f);
+    int hok = (A->h[0] >= 0.0f) & (A->h[1] >= 0.0f) & (A->h[2] >= 0.0f) & (B->h[0] >= 0.0f) &
+              (B->h[1] >= 0.0f) & (B->h[2] >= 0.0f);
+    int qok = (qqa >= TOI_BOX_QQ_LO) & (qqa <= TOI_BOX_QQ_HI) & (qqb >= TOI_BOX_QQ_LO) &
+              (qqb <= TOI_BOX_QQ_HI);
+    if (!(size < TOI_MAX_SUM) || !hok || !qok || !(wfin == 0.0f))
+        return 0;
+    float s = toi_scalar_pow2_scale(size);
+    for (int c = 0; c < 3; c++) {
+        l[c] = l[c] * s, v[c] = v[c] * s;
+        ha[c] = A->h[c] * s, hb[c] = B->h[c] * s;
+    }
+    float S = size * s;
+    float eF = S * TOI_BOX_GROW_FACE, eE = S * TOI_BOX_GROW_EDGE;
+
+    float a[3][3], b[3][3], C[3][3], AC[3][3];
+    quat_axes(A->q, qqa, a);
+    quat_axes(B->q, qqb, b);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            C[i][j] = dot3(a[i], b[j]);
+            AC[i][j] = fabsf(C[i][j]);
+        }
+
+    /* the 15 axes: projections of l and v, grown radius, growth, squared length */
+    float dl[15], dv[15], R[15], e[15], LL[15];
+    for (int i = 0; i < 3; i++) {
+        dl[i] = dot3(a[i], l);
+        dv[i] = dot3(a[i], v);
+        R[i] = (ha[i] + ((hb[0] * AC[i][0] + hb[1] * AC[i][1]) + hb[2] * AC[i][2])) + eF;
+        e[i] = eF;
+        LL[i] = 1.0f;
+    }
+    for (int j = 0; j < 3; j++) {
+        dl[3 + j] = dot3(b[j], l);
+        dv[3 + j] = dot3(b[j], v);
+        R[3 + j] = (((ha[0] * AC[0][j] + ha[1] * AC[1][j]) + ha[2] * AC[2][j]) + hb[j]) + eF;
+        e[3 + j] = eF;
+        LL[3 + j] = 1.0f;
+    }
+    /* per axis: |L.D(t)| <= R for t in [lo, hi]; entry = max lo, exit = min hi */
+    float d[15], w[15];
+    float tin = 0.0f, tout = 0.0f;
+    int kin = 0;
+    for (int k = 0; k < 15; k++) {
+        if (k == 6) {
+            /* The face axes alone already rule out contact in [0, 1] (entry after 1, exit
+               before 0, or no common interval): a miss whatever the edge axes say. */
+            if (!(tin <= 1.0f) || !(tout >= 0.0f) || !(tin <= tout))
+                return 0;
+            for (int i = 0; i < 3; i++) {
+                int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+                for (int j = 0; j < 3; j++) {
+                    int j1 = (j + 1) % 3, j2 = (j + 2) % 3, m = 6 + 3 * i + j;
+                    float c1 = C[i1][j], c2 = C[i2][j];
+                    dl[m] = c1 * dl[i2] - c2 * dl[i1];
+                    dv[m] = c1 * dv[i2] - c2 * dv[i1];
+                    R[m] = ((ha[i1] * AC[i2][j] + ha[i2] * AC[i1][j]) +
+                            (hb[j1] * AC[i][j2] + hb[j2] * AC[i][j1])) + eE;
+                    e[m] = eE;
+                    LL[m] = c1 * c1 + c2 * c2;
+                }
+            }
+        }
+        d[k] = fabsf(dl[k]);
+        w[k] = dl[k] >= 0.0f ? -dv[k] : dv[k]; /* closing speed along the axis */
+        float g = d[k] - R[k];
+        float q1 = g / w[k], q2 = (d[k] + R[k]) / w[k];
+        float lo, hi;
+        if (w[k] > 0.0f)
+            lo = q1, hi = q2;
+        else if (w[k] < 0.0f)
+            lo = q2, hi = q1;
+        else if (g <= 0.0f)
+            lo = -INFINITY, hi = INFINITY;
+        else
+            lo = INFINITY, hi = -INFINITY;
+        if (k == 0 || lo > tin)
+            tin = lo, kin = k;
+        if (k == 0 || hi < tout)
+            tout = hi;
+    }
+
+    int overlap = tin <= 0.0f && tout >= 0.0f; /* touching at t = 0 */
+    int kn = kin;
+    float t;
+    if (overlap) {
+        /* the axis of least penetration decides the normal and whether they approach */
+        float best = 0.0f;
+        for (int k = 0; k < 15; k++) {
+            float pen = (R[k] - d[k]) / sqrtf(LL[k]);
+            if (k == 0 || pen < best)
+                best = pen, kn = k;
+        }
+        int approach = d[kn] > 0.0f && w[kn] > 0.0f;
+        if (!approach && !(flags & TOI_ALL_OVERLAPS))
+            return 0;
+        t = 0.0f;
+    } else {
+        if (!(tin > 0.0f && tin <= tout && tin <= 1.0f))
+            return 0;
+        t = tin;
+    }
+    res->t = t;
+    if (t_exit)
+        *t_exit = tout > t ? tout : t;
+    if (!full)
+        return 1;
+
+    /* Normal: the axis kn, from B toward A (the side A's centre projects to). */
+    float L[3];
+    if (kn < 3) {
+        for (int c = 0; c < 3; c++)
+            L[c] = a[kn][c];
+    } else if (kn < 6) {
+        for (int c = 0; c < 3; c++)
+            L[c] = b[kn - 3][c];
+    } else {
+        int i = (kn - 6) / 3, j = (kn - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int c = 0; c < 3; c++)
+            L[c] = C[i1][j] * a[i2][c] - C[i2][j] * a[i1][c];
+    }
+    if (!(dl[kn] >= 0.0f))
+        L[0] = -L[0], L[1] = -L[1], L[2] = -L[2];
+    float nn = dot3(L, L);
+    float inv = 1.0f / sqrtf(nn);
+    float n[3];
+    if (nn >= TOI_MIN_DIR2) {
+        n[0] = L[0] * inv, n[1] = L[1] * inv, n[2] = L[2] * inv;
+    } else {
+        n[0] = TOI_FALLBACK_NX, n[1] = TOI_FALLBACK_NY, n[2] = TOI_FALLBACK_NZ;
+    }
+    res->nx = n[0], res->ny = n[1], res->nz = n[2];
+
+    /* Point (relative to B's centre at t, scaled units). */
+    float Dt[3] = {l[0] + t * v[0], l[1] + t * v[1], l[2] + t * v[2]};
+    const float zero3[3] = {0.0f, 0.0f, 0.0f};
+    float flat = S * TOI_BOX_FLAT;
+    float p[3], off[3];
+    if (kn < 3) { /* A's face (outward -n) against B's feature toward +n */
+        support(b, hb, n, 1.0f, flat, off);
+        float side = dl[kn] >= 0.0f ? -ha[kn] : ha[kn];
+        face_point(Dt, a, ha, kn, side, off, p);
+    } else if (kn < 6) { /* B's face (outward +n) against A's feature toward -n */
+        support(a, ha, n, -1.0f, flat, off);
+        float pa[3] = {Dt[0] + off[0], Dt[1] + off[1], Dt[2] + off[2]};
+        float side = dl[kn] >= 0.0f ? hb[kn - 3] : -hb[kn - 3];
+        face_point(zero3, b, hb, kn - 3, side, pa, p);
+    } else { /* edge a_i of A against edge b_j of B: midpoint of their closest points */
+        int i = (kn - 6) / 3, j = (kn - 6) % 3;
+        float oa[3], ob[3], ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
+        ha2[i] = 0.0f, hb2[j] = 0.0f; /* the edges' centres: no offset along their own axis */
+        support(a, ha2, n, -1.0f, -1.0f, oa);
+        support(b, hb2, n, 1.0f, -1.0f, ob);
+        const float ea[3] = {Dt[0] + oa[0], Dt[1] + oa[1], Dt[2] + oa[2]};
+        float r[3] = {ea[0] - ob[0], ea[1] - ob[1], ea[2] - ob[2]};
+        float c = C[i][j], d1 = dot3(a[i], r), d2 = dot3(b[j], r), den = LL[kn];
+        float sa = (c * d2 - d1) / den, ub = (d2 - c * d1) / den;
+        if (!(den >= TOI_BOX_MIN_CROSS2))
+            sa = 0.0f, ub = 0.0f;
+        sa = sa < -ha[i] ? -ha[i] : sa;
+        sa = sa > ha[i] ? ha[i] : sa;
+        ub = ub < -hb[j] ? -hb[j] : ub;
+        ub = ub > hb[j] ? hb[j] : ub;
+        for (int k = 0; k < 3; k++)
+            p[k] = ((ea[k] + sa * a[i][k]) + (ob[k] + ub * b[j][k])) * 0.5f;
+    }
+    float un = toi_scalar_pow2_unscale(size);
+    res->px = (B->c[0] + t * B->v[0]) + p[0] * un;
+    res->py = (B->c[1] + t * B->v[1]) + p[1] * un;
+    res->pz = (B->c[2] + t * B->v[2]) + p[2] * un;
+    res->depth = 0.0f;
+    if (overlap) {
+        float depth = (((R[kn] - e[kn]) - d[kn]) / sqrtf(LL[kn])) * un;
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    }
+    return 1;
+}
+
+/* One box of a toi_boxes (w: 0 when the rotation arrays are absent). */
+TOI_SCALAR_INLINE void box_get(const toi_boxes *B, size_t i, box_in *o)
+{
+    o->c[0] = B->x[i], o->c[1] = B->y[i], o->c[2] = B->z[i];
+    o->v[0] = B->vx[i], o->v[1] = B->vy[i], o->v[2] = B->vz[i];
+    o->q[0] = B->qw[i], o->q[1] = B->qx[i], o->q[2] = B->qy[i], o->q[3] = B->qz[i];
+    o->h[0] = B->hx[i], o->h[1] = B->hy[i], o->h[2] = B->hz[i];
+    if (B->wx) {
+        o->w[0] = B->wx[i], o->w[1] = B->wy[i], o->w[2] = B->wz[i];
+    } else {
+        o->w[0] = o->w[1] = o->w[2] = 0.0f;
+    }
+}
+
+TOI_SCALAR_INLINE size_t boxes_loop(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                    const toi_boxes *A, const toi_boxes *B, unsigned flags,
+                                    const toi_hits *out)
+{
+    int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t k = 0; k < n; k++) {
+        box_in a, b;
+        box_get(A, ia ? ia[k] : k, &a);
+        box_get(B, ib ? ib[k] : k, &b);
+        toi_result r;
+        float te = TOI_NO_HIT;
+        int hit = sweep_box(&a, &b, flags, full, &r, out->t_exit ? &te : NULL);
+        hits += (size_t)hit;
+        toi_scalar_store(out, k, hit ? &r : &toi_scalar_no_hit, full);
+        if (out->t_exit)
+            out->t_exit[k] = hit ? te : TOI_NO_HIT;
+    }
+    return hits;
+}
+
+size_t toi_scalar_sweep_boxes(size_t n, const toi_boxes *A, const toi_boxes *B, unsigned flags,
+                              const toi_hits *out)
+{
+    return boxes_loop(n, NULL, NULL, A, B, flags, out);
+}
+
+size_t toi_scalar_sweep_box_pairs(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                  const toi_boxes *S, unsigned flags, const toi_hits *out)
+{
+    return boxes_loop(n, ia, ib, S, S, flags, out);
+}

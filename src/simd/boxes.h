@@ -1,0 +1,386 @@
+/* simd/boxes.h - oriented-box sweep kernel body (linear motion), written once over the vector
+   layer. Included by src/<isa>/boxes.c after that backend's vec.h. It performs the scalar
+   reference's operations (src/scalar/boxes.c, where the method is explained) in the same
+   order, branch-free across VW pairs, so every lane's result is bit-identical to it. */
+#include "common.h"
+
+typedef struct vbox {
+    vf c[3], v[3], q[4], h[3], w[3];
+} vbox;
+
+TOI_VINLINE vbox vbox_load(const toi_boxes *B, const uint32_t *idx, size_t i, size_t cnt)
+{
+    vbox o;
+    const float *const src[16] = {B->x, B->y, B->z, B->vx, B->vy, B->vz, B->qw, B->qx,
+                                  B->qy, B->qz, B->hx, B->hy, B->hz, B->wx, B->wy, B->wz};
+    vf *dst[16] = {&o.c[0], &o.c[1], &o.c[2], &o.v[0], &o.v[1], &o.v[2], &o.q[0], &o.q[1],
+                   &o.q[2], &o.q[3], &o.h[0], &o.h[1], &o.h[2], &o.w[0], &o.w[1], &o.w[2]};
+    int nk = B->wx ? 16 : 13;
+    for (int k = 0; k < nk; k++)
+        *dst[k] = idx ? vgather_n(src[k], idx + i, cnt) : vload_n(src[k] + i, cnt);
+    if (!B->wx)
+        o.w[0] = o.w[1] = o.w[2] = vzero();
+    return o;
+}
+
+TOI_VINLINE vf vdot3(const vf a[3], const vf b[3])
+{
+    return vadd(vadd(vmul(a[0], b[0]), vmul(a[1], b[1])), vmul(a[2], b[2]));
+}
+
+TOI_VINLINE void vquat_axes(const vf q[4], vf qq, vf ax[3][3])
+{
+    const vf one = vset(1.0f);
+    vf s = vdiv(vset(2.0f), qq);
+    vf w = q[0], x = q[1], y = q[2], z = q[3];
+    vf xx = vmul(x, x), yy = vmul(y, y), zz = vmul(z, z);
+    vf xy = vmul(x, y), xz = vmul(x, z), yz = vmul(y, z);
+    vf wx = vmul(w, x), wy = vmul(w, y), wz = vmul(w, z);
+    ax[0][0] = vsub(one, vmul(s, vadd(yy, zz)));
+    ax[0][1] = vmul(s, vadd(xy, wz));
+    ax[0][2] = vmul(s, vsub(xz, wy));
+    ax[1][0] = vmul(s, vsub(xy, wz));
+    ax[1][1] = vsub(one, vmul(s, vadd(xx, zz)));
+    ax[1][2] = vmul(s, vadd(yz, wx));
+    ax[2][0] = vmul(s, vadd(xz, wy));
+    ax[2][1] = vmul(s, vsub(yz, wx));
+    ax[2][2] = vsub(one, vmul(s, vadd(xx, yy)));
+}
+
+TOI_VINLINE vf vquat_norm2(const vf q[4])
+{
+    return vadd(vadd(vadd(vmul(q[0], q[0]), vmul(q[1], q[1])), vmul(q[2], q[2])),
+                vmul(q[3], q[3]));
+}
+
+TOI_VINLINE vf vclamp(vf u, vf h)
+{
+    vf nh = vneg(h);
+    u = vsel(vlt(u, nh), nh, u);
+    return vsel(vgt(u, h), h, u);
+}
+
+/* The scalar's support(): h per axis (already zeroed where it must be), never flat when
+   flat is negative. */
+TOI_VINLINE void vsupport(const vf ax[3][3], const vf h[3], const vf n[3], float sgn, vf flat,
+                          vf off[3])
+{
+    const vf zero = vzero();
+    off[0] = off[1] = off[2] = zero;
+    TOI_UNROLL
+    for (int m = 0; m < 3; m++) {
+        vf an = vmul(vdot3(ax[m], n), vset(sgn));
+        vf f = vsel(vgt(an, zero), h[m], vneg(h[m]));
+        f = vsel(vle(vmul(vabs(an), h[m]), flat), zero, f);
+        TOI_UNROLL
+        for (int c = 0; c < 3; c++)
+            off[c] = vadd(off[c], vmul(f, ax[m][c]));
+    }
+}
+
+/* The scalar's face_point() with the face index kf (a float 0..2 per lane). */
+TOI_VINLINE void vface_point(const vf fc[3], const vf fa[3][3], const vf fh[3], vf kf, vf side,
+                             const vf p[3], vf o[3])
+{
+    vf r[3] = {vsub(p[0], fc[0]), vsub(p[1], fc[1]), vsub(p[2], fc[2])};
+    o[0] = fc[0], o[1] = fc[1], o[2] = fc[2];
+    TOI_UNROLL
+    for (int m = 0; m < 3; m++) {
+        vf u = vclamp(vdot3(fa[m], r), fh[m]);
+        u = vsel(veq(kf, vset((float)m)), side, u);
+        TOI_UNROLL
+        for (int c = 0; c < 3; c++)
+            o[c] = vadd(o[c], vmul(u, fa[m][c]));
+    }
+}
+
+TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int full, vres *o,
+                             vf *texit)
+{
+    const vf zero = vzero(), inf = vset(INFINITY);
+    vf l[3], v[3], ha[3], hb[3];
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        l[c] = vsub(A->c[c], B->c[c]), v[c] = vsub(A->v[c], B->v[c]);
+    vf hsum = vadd(vadd(vadd(A->h[0], A->h[1]), A->h[2]), vadd(vadd(B->h[0], B->h[1]), B->h[2]));
+    vf size = vadd(vadd(vadd(vabs(l[0]), vabs(l[1])), vabs(l[2])),
+                   vadd(vadd(vabs(v[0]), vabs(v[1])), vabs(v[2])));
+    size = vadd(size, hsum);
+    vf qqa = vquat_norm2(A->q), qqb = vquat_norm2(B->q);
+    vf wfin = vadd(vadd(vadd(vmul(A->w[0], zero), vmul(A->w[1], zero)), vmul(A->w[2], zero)),
+                   vadd(vadd(vmul(B->w[0], zero), vmul(B->w[1], zero)), vmul(B->w[2], zero)));
+    vm valid = vlt(size, vset(TOI_MAX_SUM));
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        valid = mand(valid, mand(vge(A->h[c], zero), vge(B->h[c], zero)));
+    valid = mand(valid, mand(vge(qqa, vset(TOI_BOX_QQ_LO)), vle(qqa, vset(TOI_BOX_QQ_HI))));
+    valid = mand(valid, mand(vge(qqb, vset(TOI_BOX_QQ_LO)), vle(qqb, vset(TOI_BOX_QQ_HI))));
+    valid = mand(valid, veq(wfin, zero));
+
+    vf s = vpow2_scale(size);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++) {
+        l[c] = vmul(l[c], s), v[c] = vmul(v[c], s);
+        ha[c] = vmul(A->h[c], s), hb[c] = vmul(B->h[c], s);
+    }
+    vf S = vmul(size, s);
+    vf eF = vmul(S, vset(TOI_BOX_GROW_FACE)), eE = vmul(S, vset(TOI_BOX_GROW_EDGE));
+
+    vf a[3][3], b[3][3], C[3][3], AC[3][3];
+    vquat_axes(A->q, qqa, a);
+    vquat_axes(B->q, qqb, b);
+    TOI_UNROLL
+    for (int i = 0; i < 3; i++)
+        TOI_UNROLL
+        for (int j = 0; j < 3; j++) {
+            C[i][j] = vdot3(a[i], b[j]);
+            AC[i][j] = vabs(C[i][j]);
+        }
+
+    vf dl[15], dv[15], R[15], LL[15];
+    const vf one = vset(1.0f);
+    TOI_UNROLL
+    for (int i = 0; i < 3; i++) {
+        dl[i] = vdot3(a[i], l);
+        dv[i] = vdot3(a[i], v);
+        R[i] = vadd(vadd(ha[i], vadd(vadd(vmul(hb[0], AC[i][0]), vmul(hb[1], AC[i][1])),
+                                     vmul(hb[2], AC[i][2]))), eF);
+        LL[i] = one;
+    }
+    TOI_UNROLL
+    for (int j = 0; j < 3; j++) {
+        dl[3 + j] = vdot3(b[j], l);
+        dv[3 + j] = vdot3(b[j], v);
+        R[3 + j] = vadd(vadd(vadd(vadd(vmul(ha[0], AC[0][j]), vmul(ha[1], AC[1][j])),
+                                  vmul(ha[2], AC[2][j])), hb[j]), eF);
+        LL[3 + j] = one;
+    }
+    vf d[15], w[15];
+    vf tin = zero, tout = zero, kin = zero;
+    TOI_UNROLL
+    for (int k = 0; k < 15; k++) {
+        if (k == 6) {
+            /* the scalar's early miss: the face axes alone rule out contact in every lane */
+            vm alive = mand(valid, mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout)));
+            if (!mbits(alive)) {
+                o->t = vset(TOI_NO_HIT);
+                if (texit)
+                    *texit = vset(TOI_NO_HIT);
+                if (full)
+                    o->nx = o->ny = o->nz = o->px = o->py = o->pz = o->depth = zero;
+                return mconst(0);
+            }
+            TOI_UNROLL
+            for (int i = 0; i < 3; i++) {
+                const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+                TOI_UNROLL
+                for (int j = 0; j < 3; j++) {
+                    const int j1 = (j + 1) % 3, j2 = (j + 2) % 3, m = 6 + 3 * i + j;
+                    vf c1 = C[i1][j], c2 = C[i2][j];
+                    dl[m] = vsub(vmul(c1, dl[i2]), vmul(c2, dl[i1]));
+                    dv[m] = vsub(vmul(c1, dv[i2]), vmul(c2, dv[i1]));
+                    R[m] = vadd(vadd(vadd(vmul(ha[i1], AC[i2][j]), vmul(ha[i2], AC[i1][j])),
+                                     vadd(vmul(hb[j1], AC[i][j2]), vmul(hb[j2], AC[i][j1]))), eE);
+                    LL[m] = vadd(vmul(c1, c1), vmul(c2, c2));
+                }
+            }
+        }
+        d[k] = vabs(dl[k]);
+        vm pos = vge(dl[k], zero);
+        w[k] = vsel(pos, vneg(dv[k]), dv[k]);
+        vf g = vsub(d[k], R[k]);
+        vf q1 = vdiv(g, w[k]), q2 = vdiv(vadd(d[k], R[k]), w[k]);
+        vm wp = vgt(w[k], zero), wn = vlt(w[k], zero), gin = vle(g, zero);
+        vf lo = vsel(wp, q1, vsel(wn, q2, vsel(gin, vneg(inf), inf)));
+        vf hi = vsel(wp, q2, vsel(wn, q1, vsel(gin, inf, vneg(inf))));
+        if (k == 0) {
+            tin = lo, tout = hi;
+        } else {
+            vm up = vgt(lo, tin);
+            tin = vsel(up, lo, tin);
+            kin = vsel(up, vset((float)k), kin);
+            tout = vsel(vlt(hi, tout), hi, tout);
+        }
+    }
+
+    vm overlap = mand(vle(tin, zero), vge(tout, zero));
+    vf kn = kin;
+    vm approach = mconst(0);
+    if (mbits(mand(valid, overlap))) {
+        vf best = zero, kp = zero, dk = zero, wk = zero;
+        TOI_UNROLL
+        for (int k = 0; k < 15; k++) {
+            vf pen = vdiv(vsub(R[k], d[k]), vsqrt(LL[k]));
+            if (k == 0) {
+                best = pen, dk = d[0], wk = w[0];
+            } else {
+                vm lt = vlt(pen, best);
+                best = vsel(lt, pen, best);
+                kp = vsel(lt, vset((float)k), kp);
+                dk = vsel(lt, d[k], dk);
+                wk = vsel(lt, w[k], wk);
+            }
+        }
+        kn = vsel(overlap, kp, kin);
+        approach = mand(vgt(dk, zero), vgt(wk, zero));
+    }
+    vm hit_ov = mand(overlap, mor(approach, all_overlaps));
+    vm hit_sep = mand(mandnot(vgt(tin, zero), overlap), mand(vle(tin, tout), vle(tin, one)));
+    vm hit = mand(valid, mor(hit_ov, hit_sep));
+    vf t = vsel(overlap, zero, tin);
+    o->t = vsel(hit, t, vset(TOI_NO_HIT));
+    if (texit)
+        *texit = vsel(hit, vsel(vgt(tout, t), tout, t), vset(TOI_NO_HIT));
+    if (!full)
+        return hit;
+
+    /* the chosen axis's quantities, per lane */
+    vf L[3] = {zero, zero, zero}, dlk = zero, dk = zero, Rk = zero, ek = zero, LLk = zero;
+    TOI_UNROLL
+    for (int k = 0; k < 15; k++) {
+        vf Lk[3];
+        if (k < 3) {
+            Lk[0] = a[k][0], Lk[1] = a[k][1], Lk[2] = a[k][2];
+        } else if (k < 6) {
+            Lk[0] = b[k - 3][0], Lk[1] = b[k - 3][1], Lk[2] = b[k - 3][2];
+        } else {
+            const int i = (k - 6) / 3, j = (k - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                Lk[c] = vsub(vmul(C[i1][j], a[i2][c]), vmul(C[i2][j], a[i1][c]));
+        }
+        vm m = veq(kn, vset((float)k));
+        L[0] = vsel(m, Lk[0], L[0]), L[1] = vsel(m, Lk[1], L[1]), L[2] = vsel(m, Lk[2], L[2]);
+        dlk = vsel(m, dl[k], dlk);
+        dk = vsel(m, d[k], dk);
+        Rk = vsel(m, R[k], Rk);
+        ek = vsel(m, k < 6 ? eF : eE, ek);
+        LLk = vsel(m, LL[k], LLk);
+    }
+    vm pos = vge(dlk, zero);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        L[c] = vsel(pos, L[c], vneg(L[c]));
+    vf nn = vdot3(L, L);
+    vf inv = vdiv(one, vsqrt(nn));
+    vm dir = vge(nn, vset(TOI_MIN_DIR2));
+    vf nv[3] = {vsel(dir, vmul(L[0], inv), vset(TOI_FALLBACK_NX)),
+                vsel(dir, vmul(L[1], inv), vset(TOI_FALLBACK_NY)),
+                vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ))};
+
+    vf Dt[3] = {vadd(l[0], vmul(t, v[0])), vadd(l[1], vmul(t, v[1])), vadd(l[2], vmul(t, v[2]))};
+    const vf zero3[3] = {zero, zero, zero};
+    vf flat = vmul(S, vset(TOI_BOX_FLAT));
+    vf pA[3], pB[3], pE[3], off[3];
+    /* A's face kn (0..2) against B's feature */
+    vsupport(b, hb, nv, 1.0f, flat, off);
+    vf haf = vsel(veq(kn, vset(0.0f)), ha[0], vsel(veq(kn, one), ha[1], ha[2]));
+    vface_point(Dt, a, ha, kn, vsel(pos, vneg(haf), haf), off, pA);
+    /* B's face kn - 3 against A's feature */
+    vf kb = vsub(kn, vset(3.0f));
+    vsupport(a, ha, nv, -1.0f, flat, off);
+    vf pa[3] = {vadd(Dt[0], off[0]), vadd(Dt[1], off[1]), vadd(Dt[2], off[2])};
+    vf hbf = vsel(veq(kb, vset(0.0f)), hb[0], vsel(veq(kb, one), hb[1], hb[2]));
+    vface_point(zero3, b, hb, kb, vsel(pos, hbf, vneg(hbf)), pa, pB);
+    /* edge a_i against edge b_j, i = (kn - 6) / 3, j = (kn - 6) % 3 */
+    {
+        vf ai[3] = {zero, zero, zero}, bj[3] = {zero, zero, zero}, cij = zero, hai = zero,
+           hbj = zero;
+        vf ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
+        TOI_UNROLL
+        for (int i = 0; i < 3; i++) {
+            vm mi = mand(vge(kn, vset((float)(6 + 3 * i))), vlt(kn, vset((float)(9 + 3 * i))));
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                ai[c] = vsel(mi, a[i][c], ai[c]);
+            hai = vsel(mi, ha[i], hai);
+            ha2[i] = vsel(mi, zero, ha2[i]);
+            TOI_UNROLL
+            for (int j = 0; j < 3; j++)
+                cij = vsel(veq(kn, vset((float)(6 + 3 * i + j))), C[i][j], cij);
+        }
+        TOI_UNROLL
+        for (int j = 0; j < 3; j++) {
+            vm mj = mor(mor(veq(kn, vset((float)(6 + j))), veq(kn, vset((float)(9 + j)))),
+                        veq(kn, vset((float)(12 + j))));
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                bj[c] = vsel(mj, b[j][c], bj[c]);
+            hbj = vsel(mj, hb[j], hbj);
+            hb2[j] = vsel(mj, zero, hb2[j]);
+        }
+        vf oa[3], ob[3];
+        const vf never = vset(-1.0f);
+        vsupport(a, ha2, nv, -1.0f, never, oa);
+        vsupport(b, hb2, nv, 1.0f, never, ob);
+        vf ea[3] = {vadd(Dt[0], oa[0]), vadd(Dt[1], oa[1]), vadd(Dt[2], oa[2])};
+        vf r[3] = {vsub(ea[0], ob[0]), vsub(ea[1], ob[1]), vsub(ea[2], ob[2])};
+        vf d1 = vdot3(ai, r), d2 = vdot3(bj, r);
+        vf sa = vdiv(vsub(vmul(cij, d2), d1), LLk), ub = vdiv(vsub(d2, vmul(cij, d1)), LLk);
+        vm ok = vge(LLk, vset(TOI_BOX_MIN_CROSS2));
+        sa = vclamp(vsel(ok, sa, zero), hai);
+        ub = vclamp(vsel(ok, ub, zero), hbj);
+        const vf half = vset(0.5f);
+        TOI_UNROLL
+        for (int c = 0; c < 3; c++)
+            pE[c] = vmul(vadd(vadd(ea[c], vmul(sa, ai[c])), vadd(ob[c], vmul(ub, bj[c]))), half);
+    }
+    vm isA = vlt(kn, vset(3.0f)), isB = vlt(kn, vset(6.0f));
+    vf p[3];
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        p[c] = vsel(isA, pA[c], vsel(isB, pB[c], pE[c]));
+    vf un = vpow2_unscale(size);
+    o->nx = vsel(hit, nv[0], zero);
+    o->ny = vsel(hit, nv[1], zero);
+    o->nz = vsel(hit, nv[2], zero);
+    o->px = vsel(hit, vadd(vadd(B->c[0], vmul(t, B->v[0])), vmul(p[0], un)), zero);
+    o->py = vsel(hit, vadd(vadd(B->c[1], vmul(t, B->v[1])), vmul(p[1], un)), zero);
+    o->pz = vsel(hit, vadd(vadd(B->c[2], vmul(t, B->v[2])), vmul(p[2], un)), zero);
+    vf depth = vmul(vdiv(vsub(vsub(Rk, ek), dk), vsqrt(LLk)), un);
+    depth = vsel(vgt(depth, zero), depth, zero);
+    o->depth = vsel(mand(hit, overlap), depth, zero);
+    return hit;
+}
+
+TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
+                               const uint32_t *ib, vm all_overlaps, const toi_hits *out,
+                               size_t i, size_t cnt, int full)
+{
+    vres r;
+    vf te;
+    vbox a = vbox_load(A, ia, i, cnt), b = vbox_load(B, ib, i, cnt);
+    vm hit = sweep_box_vec(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL);
+    vstore_res(out, i, &r, cnt, full);
+    if (out->t_exit)
+        vstore_n(out->t_exit + i, te, cnt);
+    return vcount_n(hit, cnt);
+}
+
+size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *A, const toi_boxes *B, unsigned flags,
+                           const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const int full = toi_wants_full(out);
+    const toi_boxes a = *A, b = *B;
+    const toi_hits o = *out;
+    size_t hits = 0;
+#define BLOCK(i, cnt, f) boxes_block(&a, &b, NULL, NULL, all_overlaps, &o, i, cnt, f)
+    TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    return vdone(hits);
+}
+
+size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                               const toi_boxes *S, unsigned flags, const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const int full = toi_wants_full(out);
+    const toi_boxes s = *S;
+    const toi_hits o = *out;
+    size_t hits = 0;
+#define BLOCK(i, cnt, f) boxes_block(&s, &s, ia, ib, all_overlaps, &o, i, cnt, f)
+    TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    return vdone(hits);
+}

@@ -1,0 +1,1032 @@
+/* test_boxes.c - the oriented-box queries (toi_sweep_boxes, toi_sweep_box_pairs): contract
+   cases, differential (every backend against the scalar reference, bit for bit), accuracy
+   against an independent long-double oracle, and a golden hash of their own. The guard-page,
+   thread, magnitude and fuzz harnesses cover them through their rows in families.c. */
+#include "oracle.h"
+#include "test.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* Change only with a deliberate change of results, and say so in the commit. */
+#define GOLDEN_BOXES 0x7f91864d2e0ff055ull
+
+/* ---- box batches: x y z vx vy vz qw qx qy qz hx hy hz wx wy wz, unaligned ---- */
+enum { NF = 16 };
+typedef struct t_box {
+    float *f[NF];
+    toi_boxes b;
+} t_box;
+
+static void box_alloc(t_box *B, size_t n, int with_w)
+{
+    for (int k = 0; k < NF; k++) {
+        char *p = calloc(1, (n + 2) * sizeof(float) + 4);
+        if (!p)
+            abort();
+        B->f[k] = (float *)(void *)(p + 4);
+    }
+    float *const *f = B->f;
+    B->b = (toi_boxes){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
+                       f[12], with_w ? f[13] : NULL, with_w ? f[14] : NULL,
+                       with_w ? f[15] : NULL};
+}
+
+static void box_free(t_box *B)
+{
+    for (int k = 0; k < NF; k++)
+        free((char *)(void *)B->f[k] - 4);
+}
+
+static void box_put(t_box *B, size_t i, const float v[NF])
+{
+    for (int k = 0; k < NF; k++)
+        B->f[k][i] = v[k];
+}
+
+static void box_getv(const t_box *B, size_t i, float v[NF])
+{
+    for (int k = 0; k < NF; k++)
+        v[k] = B->f[k][i];
+}
+
+/* Run on an implementation: through the public API after forcing its backend (checking it
+   ran), or straight on its table (NEON through SIMDe). */
+static ptrdiff_t run_boxes(const t_impl *im, size_t n, const toi_boxes *a, const toi_boxes *b,
+                           unsigned flags, const toi_hits *o)
+{
+    if (!im->via_api)
+        return toi_sweep_boxes_on(im->k, n, a, b, flags, o);
+    CHECK(toi_set_backend(im->k->id) == TOI_OK, "cannot force %s", im->name);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    ptrdiff_t r = toi_sweep_boxes(n, a, b, flags, o);
+    if (r > 0)
+        CHECK(toi_last_backend() == im->k->id, "forced %s but %s ran", im->name,
+              toi_backend_name(toi_last_backend()));
+    return r;
+}
+
+static ptrdiff_t run_pairs(const t_impl *im, size_t n, const uint32_t *ia, const uint32_t *ib,
+                           size_t nb, const toi_boxes *s, unsigned flags, const toi_hits *o)
+{
+    if (!im->via_api)
+        return toi_sweep_box_pairs_on(im->k, n, ia, ib, nb, s, flags, o);
+    CHECK(toi_set_backend(im->k->id) == TOI_OK, "cannot force %s", im->name);
+    toi_note_backend(TOI_BACKEND_AUTO);
+    ptrdiff_t r = toi_sweep_box_pairs(n, ia, ib, nb, s, flags, o);
+    if (r > 0)
+        CHECK(toi_last_backend() == im->k->id, "forced %s but %s ran", im->name,
+              toi_backend_name(toi_last_backend()));
+    return r;
+}
+
+/* ---- generator ---- */
+enum {
+    BF_GENERIC, BF_SMALL, BF_LARGE, BF_FAR, BF_ALIGNED, BF_NEARPAR, BF_FLAT, BF_ROD,
+    BF_OVERLAP, BF_STILL, BF_GRAZE, BF_SPECIAL, BF_N
+};
+#define BF_ACCURATE BF_SPECIAL /* families [0, BF_ACCURATE) meet the preconditions */
+
+static void rand_quat(rng *r, float q[4])
+{
+    float l;
+    do {
+        for (int k = 0; k < 4; k++)
+            q[k] = rng_range(r, -1.0f, 1.0f);
+        l = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+    } while (!(l > 0.0625f && l <= 1.0f));
+    l = sqrtf(l);
+    for (int k = 0; k < 4; k++)
+        q[k] = q[k] / l;
+}
+
+/* q (x) (cos a/2, sin a/2 u) for a random unit u and the angle a */
+static void quat_nudge(rng *r, const float q[4], float a, float o[4])
+{
+    float u[3], l;
+    do {
+        for (int k = 0; k < 3; k++)
+            u[k] = rng_range(r, -1.0f, 1.0f);
+        l = (u[0] * u[0] + u[1] * u[1]) + u[2] * u[2];
+    } while (!(l > 0.0625f && l <= 1.0f));
+    l = sqrtf(l);
+    float c = 1.0f - a * a / 8.0f, s = a / 2.0f; /* cos, sin of a/2 to O(a^3) */
+    float p[4] = {c, s * u[0] / l, s * u[1] / l, s * u[2] / l};
+    o[0] = q[0] * p[0] - q[1] * p[1] - q[2] * p[2] - q[3] * p[3];
+    o[1] = q[0] * p[1] + q[1] * p[0] + q[2] * p[3] - q[3] * p[2];
+    o[2] = q[0] * p[2] - q[1] * p[3] + q[2] * p[0] + q[3] * p[1];
+    o[3] = q[0] * p[3] + q[1] * p[2] - q[2] * p[1] + q[3] * p[0];
+    float n = sqrtf(((o[0] * o[0] + o[1] * o[1]) + o[2] * o[2]) + o[3] * o[3]);
+    for (int k = 0; k < 4; k++)
+        o[k] = o[k] / n;
+}
+
+static void aligned_quat(rng *r, float q[4])
+{
+    static const float h = 0.70710678f;
+    static const float set[6][4] = {{1, 0, 0, 0}, {h, h, 0, 0}, {h, 0, h, 0},
+                                    {h, 0, 0, h}, {0, 1, 0, 0}, {0.5f, 0.5f, 0.5f, 0.5f}};
+    memcpy(q, set[rng_below(r, 6)], 4 * sizeof(float));
+}
+
+static void gen_generic(rng *r, float A[NF], float B[NF])
+{
+    for (int k = 0; k < 3; k++) {
+        A[k] = rng_range(r, -3, 3), B[k] = rng_range(r, -3, 3);
+        A[3 + k] = rng_range(r, -6, 6), B[3 + k] = rng_range(r, -6, 6);
+        A[10 + k] = rng_range(r, 0.05f, 1.25f), B[10 + k] = rng_range(r, 0.05f, 1.25f);
+        A[13 + k] = B[13 + k] = 0.0f;
+    }
+    rand_quat(r, A + 6);
+    rand_quat(r, B + 6);
+}
+
+static void box_gen(rng *r, int fam, float A[NF], float B[NF])
+{
+    if (fam < 0)
+        fam = (int)rng_below(r, BF_N);
+    gen_generic(r, A, B);
+    switch (fam) {
+    case BF_SMALL:
+    case BF_LARGE: {
+        float s = fam == BF_SMALL ? 1e-3f : 1e3f;
+        for (int k = 0; k < 13; k++)
+            if (k < 6 || k >= 10)
+                A[k] *= s, B[k] *= s;
+        break;
+    }
+    case BF_FAR: {
+        float o = rng_range(r, -2e4f, 2e4f);
+        for (int k = 0; k < 3; k++)
+            A[k] += o, B[k] += o;
+        break;
+    }
+    case BF_ALIGNED:
+        aligned_quat(r, A + 6);
+        aligned_quat(r, B + 6);
+        for (int k = 0; k < 3; k++) /* dyadic half extents and centres: exact touching */
+            A[10 + k] = (float)(1 + rng_below(r, 8)) / 8, B[10 + k] = (float)(1 + rng_below(r, 8)) / 8,
+            A[k] = (float)((int)rng_below(r, 49) - 24) / 8, B[k] = (float)((int)rng_below(r, 49) - 24) / 8;
+        break;
+    case BF_NEARPAR: {
+        float ang = ldexpf(1.0f, -(int)(4 + rng_below(r, 22)));
+        quat_nudge(r, A + 6, ang, B + 6);
+        break;
+    }
+    case BF_FLAT:
+        for (int k = 0; k < 3; k++) {
+            if (rng_below(r, 2))
+                A[10 + k] = 0.0f;
+            if (rng_below(r, 2))
+                B[10 + k] = 0.0f;
+        }
+        break;
+    case BF_ROD:
+        A[10] = rng_range(r, 1.0f, 3.0f), A[11] = A[12] = rng_range(r, 0.0f, 0.02f);
+        for (int k = 0; k < 3; k++)
+            B[10 + k] = rng_range(r, 0.01f, 0.2f);
+        break;
+    case BF_OVERLAP:
+        for (int k = 0; k < 3; k++)
+            B[k] = A[k] + rng_range(r, -1.0f, 1.0f);
+        break;
+    case BF_STILL: {
+        float s = rng_below(r, 2) ? 0.0f : 1e-6f;
+        for (int k = 3; k < 6; k++)
+            A[k] *= s, B[k] = A[k];
+        break;
+    }
+    case BF_GRAZE: { /* axis-aligned, A sliding along B's top face or edge, or just off it */
+        for (int k = 0; k < 4; k++)
+            A[6 + k] = B[6 + k] = k == 0 ? 1.0f : 0.0f;
+        for (int k = 0; k < 3; k++) {
+            A[10 + k] = (float)(1 + rng_below(r, 8)) / 8, B[10 + k] = (float)(1 + rng_below(r, 8)) / 8;
+            B[k] = 0.0f, A[3 + k] = B[3 + k] = 0.0f;
+        }
+        A[0] = -3.0f, A[3] = 6.0f;
+        A[1] = A[11] + B[11] + (rng_below(r, 2) ? 0.0f : (float)((int)rng_below(r, 3) - 1) * 1e-6f);
+        A[2] = rng_below(r, 2) ? 0.0f : A[12] + B[12];
+        if (rng_below(r, 2))
+            A[4] = -rng_range(r, 0.0f, 0.01f);
+        break;
+    }
+    case BF_SPECIAL: {
+        static const uint32_t sp[] = {0x7fc00000u, 0x7f800000u, 0xff800000u, 0x00000001u,
+                                      0x7f7fffffu, 0x80000000u, 0x7e800000u};
+        float *X = rng_below(r, 2) ? A : B;
+        int k = (int)rng_below(r, 13);
+        switch (rng_below(r, 4)) {
+        case 0: X[k] = bits_float(sp[rng_below(r, 7)]); break;
+        case 1: X[10 + rng_below(r, 3)] = -rng_range(r, 0.0f, 1.0f); break;
+        case 2: X[6 + rng_below(r, 4)] *= rng_range(r, 0.99f, 1.01f); break; /* norm off */
+        default: X[k] *= 1e30f; break;
+        }
+        break;
+    }
+    }
+}
+
+/* ---- contract cases ---- */
+
+static ptrdiff_t one(const t_impl *im, const float A[NF], const float B[NF], unsigned flags,
+                     t_hits *h)
+{
+    t_box a, b;
+    box_alloc(&a, 1, 1);
+    box_alloc(&b, 1, 1);
+    box_put(&a, 0, A);
+    box_put(&b, 0, B);
+    t_hits_fill(h, 0xA5);
+    ptrdiff_t r = run_boxes(im, 1, &a.b, &b.b, flags, &h->h);
+    box_free(&a);
+    box_free(&b);
+    return r;
+}
+
+/* within the accuracy margin of these cases (size <= 16: 64 FLT_EPSILON 16 = 1.2e-4 in
+   position, over relative speeds >= 2 in time), plus the float spacing of the value */
+static int near(float a, float b, float tol) { return fabsf(a - b) <= tol + 0x1p-22f * fabsf(b); }
+#define TT 1.2e-4f
+
+typedef struct bcase {
+    const char *name;
+    float A[NF], B[NF];
+    unsigned flags;
+    int hit;
+    float t, n[3], p[3], depth, t_exit; /* p: NAN where not checked */
+} bcase;
+
+static void check_case(const t_impl *im, const bcase *c)
+{
+    t_hits h;
+    t_hits_alloc(&h, 1);
+    ptrdiff_t r = one(im, c->A, c->B, c->flags, &h);
+    CHECK(r == c->hit, "%s: returned %td, want %d (t = %.9g)", c->name, r, c->hit, h.f[0][0]);
+    if (c->hit && r == 1) {
+        CHECK(near(h.f[0][0], c->t, TT), "%s: t = %.9g, want %.9g", c->name, h.f[0][0], c->t);
+        CHECK(isnan(c->n[0]) || (near(h.f[1][0], c->n[0], 1e-6f) &&
+                                 near(h.f[2][0], c->n[1], 1e-6f) &&
+                                 near(h.f[3][0], c->n[2], 1e-6f)),
+              "%s: normal %.9g %.9g %.9g, want %g %g %g", c->name, h.f[1][0], h.f[2][0],
+              h.f[3][0], c->n[0], c->n[1], c->n[2]);
+        if (!isnan(c->p[0]))
+            CHECK(near(h.f[4][0], c->p[0], TT) && near(h.f[5][0], c->p[1], TT) &&
+                      near(h.f[6][0], c->p[2], TT),
+                  "%s: point %.9g %.9g %.9g, want %g %g %g", c->name, h.f[4][0], h.f[5][0],
+                  h.f[6][0], c->p[0], c->p[1], c->p[2]);
+        CHECK(near(h.f[7][0], c->depth, TT), "%s: depth %.9g, want %g", c->name, h.f[7][0],
+              c->depth);
+        CHECK(isnan(c->t_exit) ||
+                  (c->t_exit == INFINITY ? h.t_exit[0] == INFINITY
+                                         : near(h.t_exit[0], c->t_exit, TT)),
+              "%s: t_exit %.9g, want %g", c->name, h.t_exit[0], c->t_exit);
+    }
+    if (!c->hit && r == 0) {
+        CHECK(h.f[0][0] == TOI_NO_HIT && h.t_exit[0] == TOI_NO_HIT, "%s: miss writes t %g",
+              c->name, h.f[0][0]);
+        for (int k = 1; k < T_NOUT; k++)
+            CHECK(h.f[k][0] == 0.0f, "%s: miss writes %s = %g", c->name, t_out_names[k],
+                  h.f[k][0]);
+    }
+    t_hits_free(&h);
+}
+
+/* x y z, vx vy vz, qw qx qy qz, hx hy hz; no rotation */
+#define BOX(...) {__VA_ARGS__, 0, 0, 0}
+#define R45 0.92387953f, 0, 0, 0.38268343f /* 45 degrees about z */
+#define R45X 0.92387953f, 0.38268343f, 0, 0 /* 45 degrees about x */
+#define R45Y 0.92387953f, 0, 0.38268343f, 0 /* 45 degrees about y */
+
+static void case_contract(const void *ctx)
+{
+    const t_impl *im = ctx;
+    const float N = NAN;
+    const bcase cases[] = {
+        /* face-face head-on: A from x = -3 to 1, unit boxes: contact at x = -1, t = 0.5 */
+        {"face-face", BOX(-3, 0, 0, 4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0.5f, {-1, 0, 0},
+         {-0.5f, 0, 0}, 0, 1.0f},
+        /* B moving instead: the same relative motion */
+        {"face-face, B moves", BOX(-3, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, -4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0.5f, {-1, 0, 0},
+         {-2.5f, 0, 0}, 0, 1.0f},
+        /* edge-face: A turned 45 degrees about z, its edge along z leads */
+        {"edge-face (A turned about z)", BOX(-3, 0, 0, 4, 0, 0, R45, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1,
+         (3.0f - 0.5f - 0.70710678f) / 4.0f, {-1, 0, 0}, {-0.5f, 0, 0}, 0, N},
+        /* face-edge: A turned 45 about x (its x faces stay), B 45 about z */
+        {"face-edge", BOX(-3, 0, 0, 4, 0, 0, R45X, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, R45, .5f, .5f, .5f), 0, 1, (3.0f - 0.5f - 0.70710678f) / 4.0f,
+         {-1, 0, 0}, {-0.70710678f, 0, 0}, 0, N},
+        /* edge-edge: A turned 45 about y (edge along y leads), B 45 about z (edge along z) */
+        {"edge-edge", BOX(-3, 0, 0, 4, 0, 0, R45Y, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, R45, .5f, .5f, .5f), 0, 1, (3.0f - 2 * 0.70710678f) / 4.0f,
+         {-1, 0, 0}, {-0.70710678f, 0, 0}, 0, N},
+        /* glancing miss: passes above */
+        {"miss above", BOX(-3, 1.01f, 0, 6, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        /* sliding along the top face at exact contact: not approaching */
+        {"sliding on a face", BOX(0, 1, 0, 6, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        /* resting on B's top face, pressed down: hit at 0, normal +y */
+        {"resting and pressed", BOX(0, 1, 0, 0, -1, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0, {0, 1, 0},
+         {0, 0.5f, 0}, 0, 2.0f},
+        /* overlap approaching: depth along the axis of least overlap (y: 0.2) */
+        {"overlap approaching", BOX(0.1f, 0.8f, 0, 0, -1, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0, {0, 1, 0}, {N, N, N}, 0.2f,
+         1.8f},
+        /* overlap separating: miss, unless every overlap is wanted */
+        {"overlap separating", BOX(0.1f, 0.8f, 0, 0, 1, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        {"overlap separating, all overlaps",
+         BOX(0.1f, 0.8f, 0, 0, 1, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), TOI_ALL_OVERLAPS, 1, 0, {0, 1, 0},
+         {N, N, N}, 0.2f, 0.2f},
+        /* overlap sliding: not approaching */
+        {"overlap sliding", BOX(0.1f, 0.8f, 0, 1, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        /* coincident boxes: never approaching; with every overlap, +x (axis 0) and depth 1 */
+        {"coincident, all overlaps", BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), TOI_ALL_OVERLAPS, 1, 0, {1, 0, 0},
+         {N, N, N}, 1.0f, INFINITY},
+        {"coincident moving", BOX(0, 0, 0, 1, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        /* touching exactly at t = 1 */
+        {"touch at t = 1", BOX(-3, 0, 0, 2, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 1.0f, {-1, 0, 0},
+         {-0.5f, 0, 0}, 0, 2.0f},
+        {"short of contact", BOX(-3, 0, 0, 1.99f, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        /* flat boxes: a square (hz = 0) falling onto a segment (hx only) */
+        {"flat square onto a segment", BOX(0, 0, 2, 0, 0, -4, 1, 0, 0, 0, .5f, .5f, 0),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0), 0, 1, 0.5f, {0, 0, 1}, {0, 0, 0}, 0,
+         0.5f},
+        /* a point (all zero) onto a face */
+        {"point onto a face", BOX(0.2f, 0.1f, 2, 0, 0, -4, 1, 0, 0, 0, 0, 0, 0),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0.375f, {0, 0, 1},
+         {0.2f, 0.1f, 0.5f}, 0, 0.625f},
+        /* parallel edges: A turned 45 about z, B too, offset: edge onto edge along z */
+        {"parallel edges", BOX(-3, 0, 0, 4, 0, 0, R45, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, R45, .5f, .5f, .5f), 0, 1, (3.0f - 2 * 0.70710678f) / 4.0f,
+         {N, N, N}, {N, N, N}, 0, N}, /* a0 or a1: both reach contact then */
+        /* thin rod (hx = 2, 1e-3 across) swept through a small box */
+        {"thin rod through a small box", BOX(0, 1, 0, 0, -2, 0, 1, 0, 0, 0, 2, 1e-3f, 1e-3f),
+         BOX(0.5f, 0, 0, 0, 0, 0, 1, 0, 0, 0, .01f, .01f, .01f), 0, 1, (1 - 0.011f) / 2,
+         {0, 1, 0}, {0.5f, 0.01f, 0}, 0, (1 + 0.011f) / 2},
+        /* far from the origin */
+        {"far from the origin", BOX(1e5f - 3, 1e5f, 1e5f, 4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(1e5f, 1e5f, 1e5f, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0.5f, {-1, 0, 0},
+         {1e5f - 0.5f, 1e5f, 1e5f}, 0, 1.0f},
+        /* bad input: a miss */
+        {"NaN centre", BOX(NAN, 0, 0, 4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), TOI_ALL_OVERLAPS, 0, 0, {0}, {0}, 0, 0},
+        {"Inf displacement", BOX(-3, 0, 0, INFINITY, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        {"negative half extent", BOX(-3, 0, 0, 4, 0, 0, 1, 0, 0, 0, .5f, -.5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        {"quaternion norm 1.0011", BOX(-3, 0, 0, 4, 0, 0, 1.0011f, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        {"quaternion norm 0.9989", BOX(-3, 0, 0, 4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 0.9989f, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        {"quaternion norm 1.0009: used normalized",
+         BOX(-3, 0, 0, 4, 0, 0, 1.0009f, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0.5f, {-1, 0, 0},
+         {-0.5f, 0, 0}, 0, 1.0f},
+        {"-0 half extents", BOX(-3, 0, 0, 4, 0, 0, 1, 0, 0, 0, -0.0f, -0.0f, -0.0f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0.625f, {-1, 0, 0},
+         {-0.5f, 0, 0}, 0, 0.875f},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_case(im, &cases[i]);
+
+    /* a rotation given as zeros is linear motion; NaN in it a miss; a finite nonzero one
+       TOI_ENOTSUP (not in this version) with nothing written */
+    t_hits h;
+    t_hits_alloc(&h, 1);
+    float A[NF], B[NF];
+    memcpy(A, cases[0].A, sizeof A);
+    memcpy(B, cases[0].B, sizeof B);
+    CHECK(one(im, A, B, 0, &h) == 1 && near(h.f[0][0], 0.5f, TT), "zero rotation: t = %g", h.f[0][0]);
+    A[14] = NAN;
+    CHECK(one(im, A, B, 0, &h) == 0 && h.f[0][0] == TOI_NO_HIT, "NaN rotation: t = %g",
+          h.f[0][0]);
+    A[14] = 0.25f;
+    CHECK(one(im, A, B, 0, &h) == TOI_ENOTSUP && float_bits(h.f[0][0]) == 0xA5A5A5A5u,
+          "a rotation: TOI_ENOTSUP, nothing written");
+    t_hits_free(&h);
+
+    /* bad lanes among good ones, every batch size to 3 T_MAXW + 1: each lane as alone */
+    for (size_t n = 1; n <= 3 * T_MAXW + 1; n++) {
+        t_box a, b;
+        t_hits hh, h1;
+        box_alloc(&a, n, 0);
+        box_alloc(&b, n, 0);
+        t_hits_alloc(&hh, n);
+        t_hits_alloc(&h1, 1);
+        rng r = {0xb0c5 + n};
+        for (size_t i = 0; i < n; i++) {
+            float P[NF], Q[NF];
+            box_gen(&r, i % 3 == 1 ? BF_SPECIAL : BF_GENERIC, P, Q);
+            box_put(&a, i, P);
+            box_put(&b, i, Q);
+        }
+        ptrdiff_t got = run_boxes(im, n, &a.b, &b.b, TOI_ALL_OVERLAPS, &hh.h), want = 0;
+        for (size_t i = 0; i < n; i++) {
+            float P[NF], Q[NF];
+            box_getv(&a, i, P);
+            box_getv(&b, i, Q);
+            P[13] = P[14] = P[15] = Q[13] = Q[14] = Q[15] = 0.0f;
+            want += one(im, P, Q, TOI_ALL_OVERLAPS, &h1);
+            for (int k = 0; k < T_NOUT; k++)
+                CHECK(float_bits(hh.f[k][i]) == float_bits(h1.f[k][0]),
+                      "n %zu lane %zu: %s differs from the lane alone", n, i, t_out_names[k]);
+        }
+        CHECK(got == want, "n %zu: %td hits, lanes alone %td", n, got, want);
+        CHECK(float_bits(hh.f[0][n]) == 0xA5A5A5A5u, "n %zu: written past the end", n);
+        box_free(&a);
+        box_free(&b);
+        t_hits_free(&hh);
+        t_hits_free(&h1);
+    }
+
+    /* pair lists: the same as pairs; self pairs only with every overlap; bad index */
+    {
+        t_box s;
+        t_hits h2;
+        box_alloc(&s, 2, 0);
+        t_hits_alloc(&h2, 3);
+        box_put(&s, 0, cases[0].A);
+        box_put(&s, 1, cases[0].B);
+        const uint32_t ia[3] = {0, 1, 0}, ib[3] = {1, 0, 0};
+        ptrdiff_t r = run_pairs(im, 3, ia, ib, 2, &s.b, 0, &h2.h);
+        CHECK(r == 2 && near(h2.f[0][0], 0.5f, TT) && near(h2.f[0][1], 0.5f, TT) && h2.f[1][0] == -1.0f &&
+                  h2.f[1][1] == 1.0f && h2.f[0][2] == TOI_NO_HIT,
+              "pair list: %td hits, t %g %g %g", r, h2.f[0][0], h2.f[0][1], h2.f[0][2]);
+        r = run_pairs(im, 3, ia, ib, 2, &s.b, TOI_ALL_OVERLAPS, &h2.h);
+        CHECK(r == 3 && h2.f[0][2] == 0.0f && h2.f[7][2] == 1.0f, "self pair: %td, depth %g", r,
+              h2.f[7][2]);
+        const uint32_t bad[1] = {2};
+        t_hits_fill(&h2, 0xA5);
+        CHECK(run_pairs(im, 1, bad, ib, 2, &s.b, 0, &h2.h) == TOI_EINVAL &&
+                  float_bits(h2.f[0][0]) == 0xA5A5A5A5u, "index out of range");
+        box_free(&s);
+        t_hits_free(&h2);
+    }
+    /* bad calls */
+    {
+        t_box a;
+        t_hits h3;
+        box_alloc(&a, 1, 0);
+        t_hits_alloc(&h3, 1);
+        toi_boxes nb = a.b;
+        nb.hz = NULL;
+        CHECK(run_boxes(im, 1, &nb, &a.b, 0, &h3.h) == TOI_EINVAL, "NULL array");
+        nb = a.b;
+        nb.wx = a.f[0]; /* only some of the rotation arrays */
+        CHECK(run_boxes(im, 1, &a.b, &nb, 0, &h3.h) == TOI_EINVAL, "wx without wy, wz");
+        CHECK(run_boxes(im, 1, &a.b, &a.b, 4u, &h3.h) == TOI_EINVAL, "unknown flag");
+        CHECK(run_boxes(im, 0, NULL, NULL, 0, NULL) == 0, "n = 0");
+        toi_hits none = h3.h;
+        none.t = NULL;
+        CHECK(run_boxes(im, 1, &a.b, &a.b, 0, &none) == TOI_EINVAL, "t NULL");
+        CHECK(float_bits(h3.f[0][0]) == 0xA5A5A5A5u, "written on a bad call");
+        box_free(&a);
+        t_hits_free(&h3);
+    }
+}
+
+/* ---- differential ---- */
+#define MAXN 600
+
+static toi_hits pick(rng *r, const t_hits *h, size_t off)
+{
+    toi_hits o = {h->f[0] + off, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t mode = rng_below(r, 4), mask = mode == 0 ? 0 : mode == 1 ? rng_below(r, 512) : 511;
+    float *f[T_NOUT];
+    for (int k = 1; k < T_NOUT; k++)
+        f[k] = (mask >> (k - 1) & 1) ? h->f[k] + off : NULL;
+    o.nx = f[1], o.ny = f[2], o.nz = f[3], o.px = f[4], o.py = f[5], o.pz = f[6], o.depth = f[7];
+    o.index = (mask >> 7 & 1) ? h->index + off : NULL; /* never written */
+    o.feature = (mask >> 7 & 1) ? h->feature + off : NULL;
+    o.t_exit = (mask >> 8 & 1) ? h->t_exit + off : NULL;
+    return o;
+}
+
+static void print_box(const char *what, const float v[NF])
+{
+    printf("    %s:", what);
+    for (int k = 0; k < 13; k++)
+        printf(" %.9g", v[k]);
+    printf("\n");
+}
+
+static float out_val(const t_hits *h, int k, size_t at)
+{
+    return k < T_NOUT ? h->f[k][at] : k == T_NOUT ? (float)h->index[at]
+                      : k == T_NOUT + 1 ? h->feature[at] : h->t_exit[at];
+}
+
+static void run_bdiff(const void *ctx)
+{
+    const int list = *(const int *)ctx;
+    t_box a, b;
+    t_hits ref, got;
+    uint32_t *ia = malloc((MAXN + 4) * sizeof *ia), *ib = malloc((MAXN + 4) * sizeof *ib);
+    box_alloc(&a, MAXN + 4, 0);
+    box_alloc(&b, MAXN + 4, 0);
+    t_hits_alloc(&ref, MAXN + 4);
+    t_hits_alloc(&got, MAXN + 4);
+    rng r = {0xB0E5 + (uint64_t)list};
+    size_t done = 0, target = t_count(200000), hits = 0;
+    int failed[8] = {0}, left = t_nimpls - 1;
+    while (done < target && left > 0) {
+        size_t n = rng_below(&r, 8) == 0 ? 1 + rng_below(&r, MAXN) : 1 + rng_below(&r, 40);
+        size_t off = rng_below(&r, 4);
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < n; i++) {
+            float P[NF], Q[NF];
+            box_gen(&r, -1, P, Q);
+            box_put(&a, off + i, P);
+            box_put(&b, off + i, Q);
+            ia[off + i] = rng_below(&r, (uint32_t)n);
+            ib[off + i] = rng_below(&r, 4) ? (uint32_t)i : rng_below(&r, (uint32_t)n);
+        }
+        /* a pair list's bodies: A boxes at [0, n), B boxes at [n, 2n) of one set */
+        toi_boxes sa = a.b, sb = b.b;
+        for (int k = 0; k < 13; k++)
+            ((const float **)&sa)[k] += off, ((const float **)&sb)[k] += off;
+        rng rsel = r;
+        toi_hits oref = pick(&rsel, &ref, off);
+        t_hits_fill(&ref, 0x5A);
+        ptrdiff_t want = list ? run_pairs(&t_impls[0], n, ia + off, ib + off, n, &sa, flags, &oref)
+                              : run_boxes(&t_impls[0], n, &sa, &sb, flags, &oref);
+        hits += want > 0 ? (size_t)want : 0;
+        for (int bi = 1; bi < t_nimpls; bi++) {
+            if (failed[bi])
+                continue;
+            const t_impl *im = &t_impls[bi];
+            rng rgot = r;
+            toi_hits ogot = pick(&rgot, &got, off);
+            t_hits_fill(&got, 0x5A);
+            ptrdiff_t have = list ? run_pairs(im, n, ia + off, ib + off, n, &sa, flags, &ogot)
+                                  : run_boxes(im, n, &sa, &sb, flags, &ogot);
+            size_t at;
+            int k = t_hits_diff(&ref, &got, n + off + 1, &at);
+            if (k < 0 && have == want)
+                continue;
+            failed[bi] = 1;
+            left--;
+            if (k < 0) {
+                CHECK(0, "%s: hit count %td, scalar %td (n %zu)", im->name, have, want, n);
+                continue;
+            }
+            size_t i = at - off;
+            CHECK(0, "%s: query %zu of %zu (flags %u): %s = %.9g (0x%08x), scalar %.9g (0x%08x)",
+                  im->name, i, n, flags, t_out_name(k), out_val(&got, k, at),
+                  float_bits(out_val(&got, k, at)), out_val(&ref, k, at),
+                  float_bits(out_val(&ref, k, at)));
+            float P[NF], Q[NF];
+            box_getv(&a, list ? off + ia[at] : at, P);
+            box_getv(list ? &a : &b, list ? off + ib[at] : at, Q);
+            print_box("A", P);
+            print_box("B", Q);
+        }
+        r = rsel;
+        done += n;
+    }
+    for (int bi = 1; bi < t_nimpls; bi++)
+        if (!failed[bi])
+            printf("    %s: %zu queries bit-identical (%zu hits)\n", t_impls[bi].name, done,
+                   hits);
+    free(ia);
+    free(ib);
+    box_free(&a);
+    box_free(&b);
+    t_hits_free(&ref);
+    t_hits_free(&got);
+}
+
+/* ---- the long-double oracle: the distance between two boxes, computed from their
+   features (no separating axes): 0 when an edge of one meets the other (two convex
+   polytopes intersect exactly when one contains a vertex of the other or an edge of one
+   crosses a face of the other); otherwise the least of the vertex-box and edge-edge
+   distances. ---- */
+typedef struct obox {
+    ld c[3], ax[3][3], h[3];
+} obox;
+
+static void ob_make(const float F[NF], ld t, ld shrink, obox *o)
+{
+    ld q[4], qq = 0;
+    for (int k = 0; k < 4; k++)
+        q[k] = F[6 + k], qq += q[k] * q[k];
+    ld l = sqrtl(qq);
+    for (int k = 0; k < 4; k++)
+        q[k] /= l;
+    ld w = q[0], x = q[1], y = q[2], z = q[3];
+    o->ax[0][0] = 1 - 2 * (y * y + z * z), o->ax[0][1] = 2 * (x * y + w * z),
+    o->ax[0][2] = 2 * (x * z - w * y);
+    o->ax[1][0] = 2 * (x * y - w * z), o->ax[1][1] = 1 - 2 * (x * x + z * z),
+    o->ax[1][2] = 2 * (y * z + w * x);
+    o->ax[2][0] = 2 * (x * z + w * y), o->ax[2][1] = 2 * (y * z - w * x),
+    o->ax[2][2] = 1 - 2 * (x * x + y * y);
+    for (int k = 0; k < 3; k++) {
+        o->c[k] = (ld)F[k] + t * (ld)F[3 + k];
+        ld h = (ld)F[10 + k] - shrink;
+        o->h[k] = h > 0 ? h : 0;
+    }
+}
+
+static ld ldot(const ld a[3], const ld b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static ld pt_box(const obox *B, const ld p[3])
+{
+    ld r[3] = {p[0] - B->c[0], p[1] - B->c[1], p[2] - B->c[2]}, s = 0;
+    for (int k = 0; k < 3; k++) {
+        ld e = ld_abs(ldot(B->ax[k], r)) - B->h[k];
+        if (e > 0)
+            s += e * e;
+    }
+    return sqrtl(s);
+}
+
+static int seg_box(const obox *B, const ld p[3], const ld q[3])
+{
+    ld lo = 0, hi = 1;
+    for (int k = 0; k < 3; k++) {
+        ld r[3] = {p[0] - B->c[0], p[1] - B->c[1], p[2] - B->c[2]};
+        ld d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+        ld u0 = ldot(B->ax[k], r), du = ldot(B->ax[k], d);
+        if (du == 0) {
+            if (ld_abs(u0) > B->h[k])
+                return 0;
+            continue;
+        }
+        ld s1 = (-B->h[k] - u0) / du, s2 = (B->h[k] - u0) / du;
+        if (s1 > s2) {
+            ld x = s1;
+            s1 = s2, s2 = x;
+        }
+        if (s1 > lo) lo = s1;
+        if (s2 < hi) hi = s2;
+        if (lo > hi)
+            return 0;
+    }
+    return 1;
+}
+
+static ld clamp01(ld x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+/* distance between segments p1 q1 and p2 q2 (clamped closest points) */
+static ld seg_seg(const ld p1[3], const ld q1[3], const ld p2[3], const ld q2[3])
+{
+    ld d1[3], d2[3], r[3];
+    for (int k = 0; k < 3; k++)
+        d1[k] = q1[k] - p1[k], d2[k] = q2[k] - p2[k], r[k] = p1[k] - p2[k];
+    ld a = ldot(d1, d1), e = ldot(d2, d2), f = ldot(d2, r), s, t;
+    if (a == 0 && e == 0) {
+        s = t = 0;
+    } else if (a == 0) {
+        s = 0, t = clamp01(f / e);
+    } else {
+        ld c = ldot(d1, r);
+        if (e == 0) {
+            t = 0, s = clamp01(-c / a);
+        } else {
+            ld b = ldot(d1, d2), den = a * e - b * b;
+            s = den > 0 ? clamp01((b * f - c * e) / den) : 0;
+            t = (b * s + f) / e;
+            if (t < 0)
+                t = 0, s = clamp01(-c / a);
+            else if (t > 1)
+                t = 1, s = clamp01((b - c) / a);
+        }
+    }
+    ld x[3];
+    for (int k = 0; k < 3; k++)
+        x[k] = (p1[k] + s * d1[k]) - (p2[k] + t * d2[k]);
+    return sqrtl(ldot(x, x));
+}
+
+/* the 12 edges of a box: endpoints */
+static void ob_edges(const obox *B, ld P[12][3], ld Q[12][3])
+{
+    int e = 0;
+    for (int k = 0; k < 3; k++) {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        for (int si = -1; si <= 1; si += 2)
+            for (int sj = -1; sj <= 1; sj += 2, e++)
+                for (int c = 0; c < 3; c++) {
+                    ld m = B->c[c] + si * B->h[i] * B->ax[i][c] + sj * B->h[j] * B->ax[j][c];
+                    P[e][c] = m - B->h[k] * B->ax[k][c];
+                    Q[e][c] = m + B->h[k] * B->ax[k][c];
+                }
+    }
+}
+
+static ld box_dist(const obox *A, const obox *B)
+{
+    ld PA[12][3], QA[12][3], PB[12][3], QB[12][3];
+    ob_edges(A, PA, QA);
+    ob_edges(B, PB, QB);
+    for (int e = 0; e < 12; e++)
+        if (seg_box(B, PA[e], QA[e]) || seg_box(A, PB[e], QB[e]))
+            return 0;
+    ld best = INFINITY;
+    for (int e = 0; e < 12; e++) { /* the edges' endpoints are the vertices */
+        ld d = pt_box(B, PA[e]);
+        if (d < best) best = d;
+        d = pt_box(B, QA[e]);
+        if (d < best) best = d;
+        d = pt_box(A, PB[e]);
+        if (d < best) best = d;
+        d = pt_box(A, QB[e]);
+        if (d < best) best = d;
+    }
+    for (int e = 0; e < 12; e++)
+        for (int g = 0; g < 12; g++) {
+            ld d = seg_seg(PA[e], QA[e], PB[g], QB[g]);
+            if (d < best) best = d;
+        }
+    return best;
+}
+
+static ld dist_at(const float A[NF], const float B[NF], ld t, ld shrink)
+{
+    obox a, b;
+    ob_make(A, t, shrink, &a);
+    ob_make(B, t, shrink, &b);
+    return box_dist(&a, &b);
+}
+
+/* The first t in [0, 1] with distance <= thr (f convex: golden-section search for its
+   minimum, then bisection); -1 when none. */
+static ld first_contact(const float A[NF], const float B[NF], ld shrink, ld thr)
+{
+    if (dist_at(A, B, 0, shrink) <= thr)
+        return 0;
+    const ld g = 0.6180339887498948482L;
+    ld lo = 0, hi = 1, x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    ld f1 = dist_at(A, B, x1, shrink), f2 = dist_at(A, B, x2, shrink);
+    ld tm = -1;
+    if (dist_at(A, B, 1, shrink) <= thr)
+        tm = 1;
+    for (int i = 0; i < 48 && tm < 0; i++) {
+        if (f1 <= thr) tm = x1;
+        else if (f2 <= thr) tm = x2;
+        else if (f1 <= f2) {
+            hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo);
+            f1 = dist_at(A, B, x1, shrink);
+        } else {
+            lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo);
+            f2 = dist_at(A, B, x2, shrink);
+        }
+    }
+    if (tm < 0)
+        return -1;
+    lo = 0, hi = tm;
+    for (int i = 0; i < 52; i++) {
+        ld mid = (lo + hi) / 2;
+        if (dist_at(A, B, mid, shrink) > thr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* gap between the boxes along the unit n at t: A's lowest minus B's highest projection */
+static ld gap_along(const float A[NF], const float B[NF], ld t, const ld n[3])
+{
+    obox a, b;
+    ob_make(A, t, 0, &a);
+    ob_make(B, t, 0, &b);
+    ld ra = 0, rb = 0;
+    for (int k = 0; k < 3; k++)
+        ra += a.h[k] * ld_abs(ldot(a.ax[k], n)), rb += b.h[k] * ld_abs(ldot(b.ax[k], n));
+    return (ldot(a.c, n) - ra) - (ldot(b.c, n) + rb);
+}
+
+/* When the unit n is perpendicular (within 1e-3) to an axis a_i of A and an axis b_j of B
+   but to no face normal: sin of the angle between a_i and b_j (|a_i x b_j|); else 0. */
+static ld edge_sine(const float A[NF], const float B[NF], ld nx, ld ny, ld nz)
+{
+    obox a, b;
+    ob_make(A, 0, 0, &a);
+    ob_make(B, 0, 0, &b);
+    ld n[3] = {nx, ny, nz}, best = 0;
+    for (int i = 0; i < 3; i++)
+        if (ld_abs(ldot(a.ax[i], n)) > 1 - 1e-3L || ld_abs(ldot(b.ax[i], n)) > 1 - 1e-3L)
+            return 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (ld_abs(ldot(a.ax[i], n)) < 1e-3L && ld_abs(ldot(b.ax[j], n)) < 1e-3L) {
+                ld c = ldot(a.ax[i], b.ax[j]), s = sqrtl(c < 1 && c > -1 ? 1 - c * c : 0);
+                if (best == 0 || s < best)
+                    best = s;
+            }
+    return best;
+}
+
+static void case_accuracy(const void *ctx)
+{
+    const t_impl *im = ctx;
+    size_t total = t_count(1200), done = 0, fails = 0, hits = 0, late = 0, pfar = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    enum { N = 64 };
+    t_box a, b;
+    t_hits h;
+    box_alloc(&a, N, 0);
+    box_alloc(&b, N, 0);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC0B0};
+    ld worst_early = 0, worst_pt = 0, worst_late = -1e30L;
+    while (done < total && fails < 5) {
+        unsigned flags = (done / N) % 2 ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < N; i++) {
+            float P[NF], Q[NF];
+            box_gen(&r, (int)(i % BF_ACCURATE), P, Q);
+            box_put(&a, i, P);
+            box_put(&b, i, Q);
+        }
+        run_boxes(im, N, &a.b, &b.b, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++, done++) {
+            float P[NF], Q[NF];
+            box_getv(&a, i, P);
+            box_getv(&b, i, Q);
+            ld S = 0;
+            for (int k = 0; k < 3; k++)
+                S += ld_abs((ld)P[k] - Q[k]) + ld_abs((ld)P[3 + k] - Q[3 + k]) + P[10 + k] +
+                     Q[10 + k];
+            ld delta = 64 * (ld)FLT_EPSILON * S;
+            float t = h.f[0][i];
+            int fam = (int)(i % BF_ACCURATE);
+            if (t == TOI_NO_HIT) {
+                /* a miss: the pair shrunk by delta never touches (at t = 0 only when every
+                   overlap is wanted: otherwise the approach rule decides) */
+                ld ts = first_contact(P, Q, delta, 0);
+                if (ts > 0 || (ts == 0 && (flags & TOI_ALL_OVERLAPS))) {
+                    fails++;
+                    CHECK(0, "false miss (family %d, flags %u): the shrunk pair touches at %.9Lg",
+                          fam, flags, ts);
+                    print_box("A", P), print_box("B", Q);
+                }
+                continue;
+            }
+            hits++;
+            ld ft = dist_at(P, Q, t, 0);
+            int bad = 0;
+            /* an edge-edge normal (perpendicular to an axis of each box) of edges at angle
+               theta: the float direction of a_i x b_j is good to FLT_EPSILON / sin theta, so
+               the margin there is delta + 24 FLT_EPSILON S / sin theta (docs/boxes.md) */
+            ld allow = delta, sine = edge_sine(P, Q, h.f[1][i], h.f[2][i], h.f[3][i]);
+            if (sine > 0)
+                allow = delta + 24 * (ld)FLT_EPSILON * S / sine;
+            if (!(ft <= allow)) {
+                bad = 1;
+                CHECK(0, "false hit (family %d, flags %u): t = %.9g, distance there %.9Lg "
+                      "(margin %.3Lg)", fam, flags, t, ft, allow);
+            }
+            ld t0 = first_contact(P, Q, 0, 0);
+            if (t0 >= 0 && t > t0 + 0x1p-40L) {
+                late++;
+                if (t > t0 + delta / (S > 0 ? S : 1)) {
+                    bad = 1;
+                    CHECK(0, "late (family %d): t = %.9g, true contact %.12Lg", fam, t, t0);
+                }
+            }
+            if (t0 >= 0 && t0 - t > worst_early)
+                worst_early = t0 - t;
+            if (t0 >= 0 && t0 > 0 && t > 0) {
+                ld vv = 0;
+                for (int k = 0; k < 3; k++)
+                    vv += ((ld)P[3 + k] - Q[3 + k]) * ((ld)P[3 + k] - Q[3 + k]);
+                ld late_eps = (t - t0) * sqrtl(vv) / (S * (ld)FLT_EPSILON);
+                if (late_eps > worst_late)
+                    worst_late = late_eps;
+            }
+            ld n[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
+            ld nn = ldot(n, n);
+            ld gap = gap_along(P, Q, t, n);
+            if (!(ld_abs(nn - 1) <= 1e-5L) || !(gap >= -2 * delta - (t == 0 ? h.f[7][i] : 0))) {
+                bad = 1;
+                CHECK(0, "normal (family %d): %.9Lg %.9Lg %.9Lg, gap along it %.9Lg at t = %.9g",
+                      fam, n[0], n[1], n[2], gap, t);
+            }
+            if (t == 0 && !(ld_abs(h.f[7][i] + gap) <= 2 * delta)) {
+                bad = 1;
+                CHECK(0, "depth (family %d): %.9g, overlap along the normal %.9Lg", fam,
+                      h.f[7][i], -gap);
+            }
+            if (t > 0 && h.f[7][i] != 0.0f) {
+                bad = 1;
+                CHECK(0, "depth %.9g at t = %.9g", h.f[7][i], t);
+            }
+            /* the point: on (within the margin of) both boxes at t */
+            obox oa, ob;
+            ob_make(P, t, 0, &oa);
+            ob_make(Q, t, 0, &ob);
+            ld p[3] = {h.f[4][i], h.f[5][i], h.f[6][i]};
+            ld pm = ld_abs(p[0]) + ld_abs(p[1]) + ld_abs(p[2]);
+            ld da = pt_box(&oa, p), db = pt_box(&ob, p);
+            ld dmax = da > db ? da : db;
+            if (dmax / S > worst_pt)
+                worst_pt = dmax / S;
+            if (dmax > 2 * delta + 4 * (ld)FLT_EPSILON * pm)
+                pfar++;
+            /* it lies on the face (or edge) it was built on: on one box within the margin */
+            ld dmin = da < db ? da : db;
+            if (!(dmin <= 2 * delta + 4 * (ld)FLT_EPSILON * pm)) {
+                bad = 1;
+                CHECK(0, "point (family %d): %.9Lg from A, %.9Lg from B at t = %.9g", fam, da,
+                      db, t);
+            }
+            /* exit: still within the margin there; the shrunk pair apart a little later */
+            float te = h.t_exit[i];
+            if (!(te >= t)) {
+                bad = 1;
+                CHECK(0, "t_exit %.9g < t %.9g", te, t);
+            } else if (te < 4.0f && !(dist_at(P, Q, te, 0) <= 2 * delta)) {
+                bad = 1;
+                CHECK(0, "t_exit %.9g: distance there %.9Lg", te, dist_at(P, Q, te, 0));
+            }
+            if (bad) {
+                fails++;
+                print_box("A", P), print_box("B", Q);
+            }
+        }
+    }
+    printf("    %s: %zu queries, %zu hits, %zu later than the oracle by > 2^-40 (all within "
+           "the margin), earliest %.3Lg before the true contact; points: %zu beyond 2 "
+           "margins of a box, worst %.3Lg S; latest (t - t_true) |v| / S = %.3Lg FLT_EPSILON\n",
+           im->name, done, hits, late, worst_early, pfar, worst_pt, worst_late);
+    box_free(&a);
+    box_free(&b);
+    t_hits_free(&h);
+}
+
+/* ---- golden hash ---- */
+static uint64_t fnv(uint64_t hh, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        hh = (hh ^ c[i]) * 0x100000001b3ull;
+    return hh;
+}
+
+static void case_golden(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { GN = 3000 };
+    t_box a, b;
+    t_hits o;
+    uint32_t *ia = malloc(GN * sizeof *ia), *ib = malloc(GN * sizeof *ib);
+    box_alloc(&a, GN, 0);
+    box_alloc(&b, GN, 0);
+    t_hits_alloc(&o, GN);
+    uint64_t hh = 0xcbf29ce484222325ull;
+    for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
+        rng r = {0x60B0 + flags};
+        for (size_t i = 0; i < GN; i++) {
+            float P[NF], Q[NF];
+            box_gen(&r, (int)(i % BF_N), P, Q);
+            box_put(&a, i, P);
+            box_put(&b, i, Q);
+            ia[i] = rng_below(&r, GN);
+            ib[i] = rng_below(&r, GN);
+        }
+        for (int list = 0; list < 2; list++) {
+            ptrdiff_t ret = list ? run_pairs(im, GN, ia, ib, GN, &a.b, flags, &o.h)
+                                 : run_boxes(im, GN, &a.b, &b.b, flags, &o.h);
+            for (int k = 0; k < T_NOUT; k++)
+                hh = fnv(hh, o.f[k], GN * sizeof(float));
+            hh = fnv(hh, o.t_exit, GN * sizeof(float));
+            hh = fnv(hh, &ret, sizeof ret);
+        }
+    }
+    printf("    %s: 0x%016llx\n", im->name, (unsigned long long)hh);
+    CHECK(hh == GOLDEN_BOXES, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
+          (unsigned long long)hh, (unsigned long long)GOLDEN_BOXES);
+    free(ia);
+    free(ib);
+    box_free(&a);
+    box_free(&b);
+    t_hits_free(&o);
+}
+
+void group_box_contract(void) { t_run_impls("contract/boxes", case_contract); }
+
+void group_box_differential(void)
+{
+    static const int kinds[2] = {0, 1};
+    t_run("differential/box pairs/every backend vs scalar", run_bdiff, &kinds[0]);
+    t_run("differential/box pair lists/every backend vs scalar", run_bdiff, &kinds[1]);
+}
+
+void group_box_accuracy(void) { t_run("accuracy/boxes/scalar vs long-double oracle", case_accuracy, &t_impls[0]); }
+
+void group_box_golden(void) { t_run_impls("golden hash/boxes", case_golden); }
