@@ -1,10 +1,12 @@
 /* main.c - test runner: every group, then a line "N passed, N failed".
    Environment: TOI_TEST_SCALE scales the random query counts (qemu runs use less);
-   TOI_TEST_EXPECT names the backend dispatch must pick on this CPU. */
+   TOI_TEST_EXPECT names the backend dispatch must pick on this CPU; TOI_TEST_GROUPS and
+   TOI_TEST_SKIP pick groups by name; TOI_TEST_TIMES prints each group's wall time. */
 #include "test.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
 
 double t_scale = 1.0;
 extern toi_backend t_initial_backend;
@@ -47,6 +49,13 @@ void t_run_impls(const char *what, void (*fn)(const void *impl))
     }
 }
 
+static double t_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 size_t t_count(size_t n)
 {
     double c = (double)n * t_scale;
@@ -60,6 +69,8 @@ int main(void)
         t_scale = atof(sc);
     /* TOI_TEST_GROUPS: a comma-separated subset, e.g. "dispatch" (default: all) */
     const char *only = getenv("TOI_TEST_GROUPS");
+    /* TOI_TEST_SKIP: groups left out (test-sanitize leaves out "guard": docs/testing.md) */
+    const char *skip = getenv("TOI_TEST_SKIP");
     /* Threads race to make the process's first toi call, before anything else resolves the
        backend; afterwards toi_get_backend() returns what dispatch settled on. */
     if (!only || strstr(only, "threads"))
@@ -110,9 +121,15 @@ int main(void)
                   {"differential", group_box_differential},
                   {"accuracy", group_box_accuracy},
                   {"golden", group_box_golden}};
+    /* TOI_TEST_TIMES=1: the wall time of each group (to keep make test inside CI's budget) */
+    const int times = getenv("TOI_TEST_TIMES") != NULL;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-        if (!only || strstr(only, groups[g].name))
+        if ((!only || strstr(only, groups[g].name)) && !(skip && strstr(skip, groups[g].name))) {
+            const double t0 = t_now();
             groups[g].fn();
+            if (times)
+                printf("time: group %zu (%s) %.2f s\n", g, groups[g].name, t_now() - t0);
+        }
 
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
