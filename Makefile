@@ -243,15 +243,20 @@ SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, but for the guard-page
 # group: its arrays are mmap'd pages, which ASan does not watch (the native run and the qemu
 # runs fault on them), and ASan's mmap costs made it most of this run.
-# The NEON objects built through SIMDe skip GCC's use-after-scope check only: with SIMDe's
-# many scoped temporaries it took each of them from 2-4 s to 70-120 s to compile with GCC; every load
-# and store stays checked, and the same kernel bodies get the full check in the SSE, AVX2
-# and AVX-512 objects.
+# With GCC (the default), the NEON objects built through SIMDe skip the use-after-scope check
+# only: with SIMDe's many scoped temporaries it took each of them from 2-4 s to 70-120 s to
+# compile; every load and store stays checked, and the same kernel bodies get the full check
+# in the SSE, AVX2 and AVX-512 objects. With SAN_CC=clang (make test does so), the suite is
+# built exactly as the fuzz targets' objects are, in their tree, so the fuzz run that follows
+# builds no library again (the coverage hooks do nothing without libFuzzer).
+SAN_CLANG = $(findstring clang,$(notdir $(SAN_CC)))
+SAN_BUILD = $(if $(SAN_CLANG),$(FUZZ_BUILD),build/asan)
 test-sanitize:
-	$(MAKE) CC=$(SAN_CC) BUILD=build/asan OPT="-O1 -g" SAN="$(SANITIZE)" \
-	    SIMDE_SAN=-fno-sanitize-address-use-after-scope tests-bin
+	$(MAKE) CC=$(SAN_CC) BUILD=$(SAN_BUILD) OPT="-O1 -g" \
+	    SAN="$(if $(SAN_CLANG),$(FUZZ_SAN),$(SANITIZE))" \
+	    SIMDE_SAN=$(if $(SAN_CLANG),,-fno-sanitize-address-use-after-scope) tests-bin
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    TOI_TEST_SKIP=guard TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.2) build/asan/toi_tests
+	    TOI_TEST_SKIP=guard TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.2) $(SAN_BUILD)/toi_tests
 
 # The suite under valgrind memcheck with dispatch forced to each x86 backend in turn. Every
 # group tests every backend explicitly whatever is forced, so the whole suite runs once, with

@@ -162,8 +162,9 @@ if [ "${TOI_CHECKS:-1}" != 0 ]; then
     step "make check-exports" make --no-print-directory check-exports
     step "make check-warnings" make --no-print-directory -j"$JOBS" check-warnings
     step "make cppcheck" make --no-print-directory cppcheck
-    step "make test-sanitize (TOI_TEST_SCALE=0.1)" make --no-print-directory -j"$JOBS" \
-        test-sanitize TOI_TEST_SCALE=0.1
+    # (clang: its objects are the fuzz targets', so the fuzz step builds no library again)
+    step "make test-sanitize (clang, TOI_TEST_SCALE=0.1)" make --no-print-directory -j"$JOBS" \
+        test-sanitize SAN_CC=clang TOI_TEST_SCALE=0.1
     step "make test-valgrind (TOI_TEST_SCALE=0.02)" make --no-print-directory test-valgrind \
         TOI_TEST_SCALE=0.02
     step "make test-tsan" make --no-print-directory -j"$JOBS" test-tsan

@@ -232,7 +232,7 @@ static void case_sizes(const void *ctx)
             for (int k = 0; k < NM; k++) {
                 CHECK(float_bits(b.f[k][off + n]) == 0xA5A5A5A5u, "n %zu: %s written past end",
                       n, mot_names[k]);
-                CHECK(float_bits(b.f[k][off - 1]) == 0xA5A5A5A5u,
+                CHECK(float_bits(b.f[k][(ptrdiff_t)off - 1]) == 0xA5A5A5A5u,
                       "n %zu: %s written before start", n, mot_names[k]);
             }
         }
@@ -380,13 +380,13 @@ static void case_differential(const void *ctx)
             fails++;
         }
         for (int k = 0; k < NM; k++)
-            for (size_t i = 0; i < maxn + 8; i++) {
-                float a = ref.f[k][i - 4], b = got.f[k][i - 4];
+            for (ptrdiff_t i = -4; i < (ptrdiff_t)maxn + 4; i++) { /* sentinels included */
+                float a = ref.f[k][i], b = got.f[k][i];
                 if (float_bits(a) != float_bits(b)) {
-                    size_t j = i - 4 - off;
-                    CHECK(0, "n %zu lane %zu: %s = %a, reference %a (t %a n %a %a %a d %a, e %a "
-                          "f %a)", n, j, mot_names[k], b, a, in.h[0][i - 4], in.h[1][i - 4],
-                          in.h[2][i - 4], in.h[3][i - 4], in.h[4][i - 4], e, f);
+                    ptrdiff_t j = i - (ptrdiff_t)off;
+                    CHECK(0, "n %zu lane %td: %s = %a, reference %a (t %a n %a %a %a d %a, e %a "
+                          "f %a)", n, j, mot_names[k], b, a, in.h[0][i], in.h[1][i],
+                          in.h[2][i], in.h[3][i], in.h[4][i], e, f);
                     fails++;
                     break;
                 }
