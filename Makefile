@@ -152,6 +152,7 @@ ifeq ($(BENCH_BULLET),1)
 BULLET_INC := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags-only-I bullet))
 BENCH_DEFS := -DTOI_BENCH_BULLET
 BENCH_OBJ += $(BUILD)/bench/bullet.o
+BENCH_PEER_OBJ := $(BUILD)/bench/bullet.o
 BENCH_LINK := $(CXX)
 BENCH_LIBS := -lBulletCollision -lLinearMath
 else
@@ -169,7 +170,7 @@ $(BUILD)/bench/%.o: bench/%.c $(HEADERS) $(wildcard bench/*.h)
 # The bandwidth floor must stream as fast as plain code can: let the compiler vectorise it.
 $(BUILD)/bench/floor.o: BENCH_OPT := -O3
 
-$(BUILD)/bench/bullet.o: bench/bullet.cpp bench/bench.h include/toi.h
+$(BUILD)/bench/bullet.o: bench/bullet.cpp bench/bench.h bench/peers.h include/toi.h
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++14 -O2 -ffp-contract=off -Wall -Wextra -Iinclude $(BULLET_INC) \
 	    $(BENCH_DEFS) -c $< -o $@
@@ -184,8 +185,9 @@ $(BUILD)/toi_bench_mesh: $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a
 # The capsule and box benchmarks are programs of their own too (bench/capsules.c, boxes.c).
 $(BUILD)/toi_bench_capsules: $(BUILD)/bench/capsules.o $(BUILD)/libtoi.a
 	$(CC) -o $@ $(BUILD)/bench/capsules.o $(BUILD)/libtoi.a -lm
-$(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BUILD)/libtoi.a
-	$(CC) -o $@ $(BUILD)/bench/boxes.o $(BUILD)/libtoi.a -lm
+$(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
+	$(BENCH_LINK) -o $@ $(BUILD)/bench/boxes.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
+	    $(BENCH_LIBS) -lm
 
 bench-bin: $(BUILD)/toi_bench $(BUILD)/toi_bench_mesh $(BUILD)/toi_bench_capsules \
            $(BUILD)/toi_bench_boxes
