@@ -247,6 +247,15 @@ TOI_API ptrdiff_t toi_sweep_capsules_plane(size_t n, const toi_capsules *c,
 TOI_API ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
                                      unsigned flags, const toi_hits *out);
 
+/* pair i: capsule c[i] vs triangle tri[i] - the ray against the Minkowski sum of the triangle
+   and the segment (docs/capsules.md). Outputs as the triangle queries (feature included,
+   TOI_CULL_BACKFACES as there; t_exit untouched): point = the triangle's point nearest the
+   segment, normal from it toward the segment. p0 = p1: toi_sweep_spheres_triangles bit for
+   bit. */
+TOI_API ptrdiff_t toi_sweep_capsules_triangles(size_t n, const toi_capsules *c,
+                                               const toi_triangles *tri, unsigned flags,
+                                               const toi_hits *out);
+
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
    unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, avx512, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it

@@ -209,6 +209,19 @@ ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsul
     return (ptrdiff_t)k->capsules(n, a, b, flags, out);
 }
 
+ptrdiff_t toi_sweep_capsules_triangles_on(const toi_kernels *k, size_t n,
+                                          const toi_capsules *c, const toi_triangles *tri,
+                                          unsigned flags, const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!capsules_ok(c) || !triangles_ok(tri))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->capsules_triangles(n, c, tri, flags, out);
+}
+
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
                             unsigned flags, const toi_hits *out)
 {
@@ -279,6 +292,13 @@ ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules
                              unsigned flags, const toi_hits *out)
 {
     return toi_sweep_capsules_on(toi_active_kernels(), n, a, b, flags, out);
+}
+
+ptrdiff_t toi_sweep_capsules_triangles(size_t n, const toi_capsules *c,
+                                       const toi_triangles *tri, unsigned flags,
+                                       const toi_hits *out)
+{
+    return toi_sweep_capsules_triangles_on(toi_active_kernels(), n, c, tri, flags, out);
 }
 
 static inline int boxes_ok(const toi_boxes *b)

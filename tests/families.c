@@ -157,6 +157,15 @@ static ptrdiff_t call_capsules(const toi_kernels *k, size_t n, const t_args *a, 
              : toi_sweep_capsules(n, &ca, &cb, flags, out);
 }
 
+static ptrdiff_t call_capsules_triangles(const toi_kernels *k, size_t n, const t_args *a,
+                                         unsigned flags, const toi_hits *out)
+{
+    toi_capsules c = capsules_at(a->q);
+    toi_triangles t = tris_at(a->q + 10);
+    return k ? toi_sweep_capsules_triangles_on(k, n, &c, &t, flags, out)
+             : toi_sweep_capsules_triangles(n, &c, &t, flags, out);
+}
+
 static toi_boxes boxes_at(const float *const *f)
 {
     return (toi_boxes){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7],
@@ -209,6 +218,9 @@ const t_family t_families[] = {
      .precondition = unit_plane, .flags = TOI_ALL_OVERLAPS, .call = call_capsules_plane},
     {.name = "capsules", .qkind = "pppooovvvr" "pppooovvvr", .normal_param = -1,
      .flags = TOI_ALL_OVERLAPS, .call = call_capsules},
+    {.name = "capsules_triangles", .qkind = "pppooovvvr" "pppoooooo", .normal_param = -1,
+     .writes_feature = 1, .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
+     .call = call_capsules_triangles},
     {.name = "boxes", .qkind = "pppvvvqqqqhhh" "pppvvvqqqqhhh", .normal_param = -1,
      .writes_exit = 1, .flags = TOI_ALL_OVERLAPS, .call = call_boxes},
     {.name = "box_pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppvvvqqqqhhh"},

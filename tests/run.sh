@@ -77,7 +77,9 @@ step() {
 }
 
 # 1. native
-step "build ($NATIVE)" make -j"$JOBS" lib tests-bin
+# (-Werror: these builds are also the warning checks for gcc and the aarch64 gcc; step 6
+#  adds clang's)
+step "build ($NATIVE, -Werror)" make -j"$JOBS" CFLAGS=-Werror lib tests-bin
 BIN=build/$NATIVE/toi_tests
 run "tests, $NATIVE" "$BIN"
 native_log=$(logname "tests, $NATIVE")
@@ -107,7 +109,7 @@ done
 #    counts), and the long-double oracle is software quad precision there, so the accuracy
 #    group runs a smaller sample still
 if [ "$NATIVE" != "$CROSS" ]; then
-    step "build ($CROSS)" make -j"$JOBS" CC=$CROSS-gcc lib tests-bin
+    step "build ($CROSS, -Werror)" make -j"$JOBS" CC=$CROSS-gcc CFLAGS=-Werror lib tests-bin
     run "tests, $CROSS under qemu-aarch64 (TOI_TEST_SCALE=0.3)" TOI_TEST_EXPECT=neon \
         TOI_TEST_SCALE=0.3 TOI_TEST_ACCURACY_SCALE=0.03 \
         qemu-aarch64 -L /usr/$CROSS "build/$CROSS/toi_tests"
@@ -160,7 +162,9 @@ if [ "${TOI_CHECKS:-1}" != 0 ]; then
     # (-j: their builds - five backends each, sanitizer and fuzzer instrumented - run on
     # every core; the runs inside each recipe stay sequential)
     step "make check-exports" make --no-print-directory check-exports
-    step "make check-warnings" make --no-print-directory -j"$JOBS" check-warnings
+    # (gcc's and the aarch64 gcc's -Werror builds are steps 1 and 3)
+    step "make check-warnings (clang)" make --no-print-directory -j"$JOBS" check-warnings \
+        WARN_CCS=clang
     step "make cppcheck" make --no-print-directory cppcheck
     # (clang: its objects are the fuzz targets', so the fuzz step builds no library again)
     step "make test-sanitize (clang, TOI_TEST_SCALE=0.1)" make --no-print-directory -j"$JOBS" \

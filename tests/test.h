@@ -148,9 +148,15 @@ ptrdiff_t t_capsules_plane(const t_impl *im, size_t n, const toi_capsules *c,
                            const toi_plane *p, unsigned flags, const toi_hits *out);
 ptrdiff_t t_capsules(const t_impl *im, size_t n, const toi_capsules *a, const toi_capsules *b,
                      unsigned flags, const toi_hits *out);
+ptrdiff_t t_capsules_tris(const t_impl *im, size_t n, const toi_capsules *c,
+                          const toi_triangles *tri, unsigned flags, const toi_hits *out);
 void group_capsule_contract(void);
 void group_capsule_differential(void);
 void group_capsule_accuracy(void);
 void group_capsule_golden(void);
+void group_capsule_tri_contract(void);
+void group_capsule_tri_differential(void);
+void group_capsule_tri_accuracy(void);
+void group_capsule_tri_golden(void);
 
 #endif /* TOI_TEST_H */

@@ -11,6 +11,7 @@
    magnitude and thread harnesses run the two rows of tests/families.c. */
 #include "gen.h"
 #include "oracle.h"
+#include "tri_gen.h"
 
 #include <float.h>
 #include <math.h>
@@ -34,6 +35,7 @@ static void group_end(const char *what)
 /* Change only with a deliberate change of results, and say so in the commit. */
 #define GOLDEN_CAPSULES 0x62bd68f9b31407c6ull
 #define GOLDEN_CAPSULE_PAIRS 0xd5ed5fa7fd628825ull
+#define GOLDEN_CAPSULE_TRIS 0x4281627095fd2522ull
 
 #define EPS ((ld)FLT_EPSILON)
 
@@ -1209,4 +1211,567 @@ void group_capsule_golden(void)
     group_begin();
     t_run_impls("capsules/golden hash", case_golden);
     group_end("golden");
+}
+
+/* ==== capsule against triangle (toi_sweep_capsules_triangles) ==== */
+
+/* One query: a sphere-triangle query of family fam (tri_gen; -1: any, specials included)
+   whose sphere becomes the capsule's p0, v and r, and p1 from gen_p1 (a point, any direction,
+   along or across the motion, tiny, or toward a vertex). */
+static void gen_capsule_tri(rng *r, int fam, float q[10], float T[9])
+{
+    float S[7];
+    tri_gen(r, fam, S, T);
+    q[0] = S[0], q[1] = S[1], q[2] = S[2], q[6] = S[3], q[7] = S[4], q[8] = S[5], q[9] = S[6];
+    float L = fabsf(S[6]);
+    for (int k = 0; k < 3; k++) {
+        float d = absmax3(S, T + 3 * k);
+        L = d > L ? d : L;
+    }
+    if (!(L < 1e30f))
+        L = 1.0f;
+    uint32_t vtx = rng_below(r, 3);
+    gen_p1(r, q, L, T + 3 * vtx);
+}
+
+static void tri_set(t_tri *b, size_t i, const float T[9])
+{
+    for (int k = 0; k < 9; k++)
+        b->f[k][i] = T[k];
+}
+
+/* toi_hits over h with the outputs of mask (bit k - 1: output k; bit 7: the feature) */
+static toi_hits tri_view(t_hits *h, size_t off, uint32_t mask)
+{
+    float *f[T_NOUT];
+    for (int k = 0; k < T_NOUT; k++)
+        f[k] = k == 0 || (mask >> (k - 1) & 1) ? h->f[k] + off : NULL;
+    return (toi_hits){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], h->index + off,
+                      mask >> 7 & 1 ? h->feature + off : NULL, h->t_exit + off};
+}
+
+static toi_capsules cap_off(const t_cap *b, size_t off)
+{
+    toi_capsules c = b->c;
+    for (int k = 0; k < 10; k++)
+        ((const float **)&c)[k] += off;
+    return c;
+}
+
+static toi_triangles tri_off(const t_tri *b, size_t off)
+{
+    toi_triangles t = b->t;
+    for (int k = 0; k < 9; k++)
+        ((const float **)&t)[k] += off;
+    return t;
+}
+
+static unsigned tri_flags(rng *r)
+{
+    uint32_t f = rng_below(r, 4);
+    return (f & 1 ? TOI_ALL_OVERLAPS : 0) | (f & 2 ? TOI_CULL_BACKFACES : 0);
+}
+
+/* p0 = p1: bit for bit the sphere-triangle query, every output, feature and count included. */
+static void case_tri_equivalence(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { N = 600 };
+    t_cap b;
+    t_sph s;
+    t_tri tr;
+    t_hits h1, h2;
+    cap_alloc(&b, N);
+    t_spheres_alloc(&s, N);
+    t_tri_alloc(&tr, N);
+    t_hits_alloc(&h1, N);
+    t_hits_alloc(&h2, N);
+    rng r = {0xE0C7};
+    size_t done = 0, hits = 0;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + rng_below(&r, N);
+        unsigned flags = tri_flags(&r);
+        uint32_t mask = rng_below(&r, 2) ? 0xff : rng_below(&r, 256);
+        for (size_t i = 0; i < n; i++) {
+            float q[10], T[9];
+            gen_capsule_tri(&r, -1, q, T);
+            q[3] = q[0], q[4] = q[1], q[5] = q[2];
+            if (rng_below(&r, 8) == 0) /* -0 against +0 is still a point */
+                q[3] = q[0] == 0.0f ? -q[0] : q[0];
+            cap_set(&b, i, q);
+            tri_set(&tr, i, T);
+            const float sp[7] = {q[0], q[1], q[2], q[6], q[7], q[8], q[9]};
+            for (int k = 0; k < 7; k++)
+                s.f[k][i] = sp[k];
+        }
+        t_hits_fill(&h1, 0x5A);
+        t_hits_fill(&h2, 0x5A);
+        toi_hits o1 = tri_view(&h1, 0, mask), o2 = tri_view(&h2, 0, mask);
+        ptrdiff_t r1 = t_capsules_tris(im, n, &b.c, &tr.t, flags, &o1);
+        ptrdiff_t r2 = t_tris(im, n, &s.s, &tr.t, flags, &o2);
+        size_t at;
+        int k = t_hits_diff(&h1, &h2, n + 1, &at);
+        CHECK(k < 0 && r1 == r2, "round %d: %s[%zu] differs from the sphere query (count %td "
+              "vs %td)", round, k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, r1, r2);
+        if (k >= 0 || r1 != r2)
+            break;
+        done += n;
+        hits += (size_t)(r1 > 0 ? r1 : 0);
+    }
+    if (im == &t_impls[0])
+        printf("    %zu point capsules against triangles (%zu hits): the sphere query bit for "
+               "bit\n", done, hits);
+    cap_free(&b);
+    t_spheres_free(&s);
+    t_tri_free(&tr);
+    t_hits_free(&h1);
+    t_hits_free(&h2);
+}
+
+/* Hand-computed cases: a floor triangle z = 0 (a big one, A B C counter-clockwise from above)
+   unless said. Capsule: p0, p1, v, r; the expected t, normal, point, feature, depth. */
+typedef struct ctcase {
+    const char *name;
+    float q[10], T[9];
+    unsigned flags;
+    int hit;
+    float t, n[3], p[3];
+    int feature;
+    float depth;
+} ctcase;
+
+#define FLOOR {-10, -10, 0, 10, -10, 0, 0, 10, 0}
+static const ctcase ct_cases[] = {
+    /* lying, falling onto the face: both end balls touch at once, the p0 end's face foot */
+    {"lying capsule falls onto the face", {0, 0, 2, 1, 0, 2, 0, 0, -2, 0.5f}, FLOOR, 0, 1,
+     0.75f, {0, 0, 1}, {0, 0, 0}, TOI_FEATURE_FACE, 0},
+    /* standing on its end, falling: the lower end ball */
+    {"standing capsule falls on its end", {0, 0, 3, 0, 0, 2, 0, 0, -4, 0.5f}, FLOOR, 0, 1,
+     0.375f, {0, 0, 1}, {0, 0, 0}, TOI_FEATURE_FACE, 0},
+    /* lying on the floor and sliding along it: f stays r, no hit */
+    {"lying capsule slides on the floor", {0, 0, 0.5f, 1, 0, 0.5f, 3, 1, 0, 0.5f}, FLOOR, 0, 0,
+     0, {0}, {0}, 0, 0},
+    /* the same, touching, with TOI_ALL_OVERLAPS: t = 0, depth 0 */
+    {"lying capsule resting, TOI_ALL_OVERLAPS", {0, 0, 0.5f, 1, 0, 0.5f, 3, 1, 0, 0.5f}, FLOOR,
+     TOI_ALL_OVERLAPS, 1, 0, {0, 0, 1}, {0, 0, 0}, TOI_FEATURE_FACE, 0},
+    /* a vertex into the cylinder: a triangle whose top vertex (0, 0, 1) points up under a
+       horizontal capsule along x falling from z = 3 (r 0.5): contact at z = 1.5, t = 0.75 */
+    {"a vertex into the cylinder", {-1, 0, 3, 1, 0, 3, 0, 0, -2, 0.5f},
+     {0, 0, 1, -1, -1, -1, 1, -1, -1}, 0, 1, 0.75f, {0, 0, 1}, {0, 0, 1}, TOI_FEATURE_VERTEX_A,
+     0},
+    /* edge against edge: a capsule along y crossing above the triangle's edge along x at
+       z = 0 (the edge from (-1, 0, 0) to (1, 0, 0), the triangle below it), r = 0.25 */
+    {"edge against the segment's interior", {0, -1, 2, 0, 1, 2, 0, 0, -2, 0.25f},
+     {-1, 0, 0, 1, 0, 0, 0, 0, -1}, 0, 1, 0.875f, {0, 0, 1}, {0, 0, 0}, TOI_FEATURE_EDGE_AB, 0},
+    /* the segment through the face at t = 0: distance 0, not approaching */
+    {"segment through the face at t = 0", {0, 0, 1, 0, 0, -1, 1, 0, 0, 0}, FLOOR, 0, 0, 0, {0},
+     {0}, 0, 0},
+    {"segment through the face, TOI_ALL_OVERLAPS", {0, 0, 1, 0, 0, -1, 0, 0, 0, 0.25f}, FLOOR,
+     TOI_ALL_OVERLAPS, 1, 0, {0, 0, 1}, {0, 0, 0}, TOI_FEATURE_FACE, 0.25f},
+    /* a segment dropping onto a degenerate triangle (a segment along x): edge against edge */
+    {"segment onto a degenerate triangle", {0, -1, 1, 0, 1, 1, 0, 0, -2, 0.25f},
+     {-1, 0, 0, 1, 0, 0, 0, 0, 0}, 0, 1, 0.375f, {0, 0, 1}, {0, 0, 0}, -1, 0},
+    /* back-face culled: moving up through the floor from below */
+    {"culled from behind", {0, 0, -2, 1, 0, -2, 0, 0, 4, 0.5f}, FLOOR, TOI_CULL_BACKFACES, 0, 0,
+     {0}, {0}, 0, 0},
+    {"not culled from the front", {0, 0, 2, 1, 0, 2, 0, 0, -4, 0.5f}, FLOOR, TOI_CULL_BACKFACES,
+     1, 0.375f, {0, 0, 1}, {0, 0, 0}, TOI_FEATURE_FACE, 0},
+    /* far from the origin: the lying capsule, everything shifted by 2^20 in x */
+    {"far from the origin", {1048576, 0, 2, 1048577, 0, 2, 0, 0, -2, 0.5f},
+     {1048566, -10, 0, 1048586, -10, 0, 1048576, 10, 0}, 0, 1, 0.75f, {0, 0, 1},
+     {1048576, 0, 0}, TOI_FEATURE_FACE, 0},
+    /* bad input: a negative radius, a NaN end */
+    {"negative radius", {0, 0, 2, 1, 0, 2, 0, 0, -2, -0.5f}, FLOOR, 0, 0, 0, {0}, {0}, 0, 0},
+    {"NaN p1", {0, 0, 2, NAN, 0, 2, 0, 0, -2, 0.5f}, FLOOR, 0, 0, 0, {0}, {0}, 0, 0},
+};
+
+static void case_tri_hand(const void *ctx)
+{
+    const t_impl *im = ctx;
+    t_cap b;
+    t_tri tr;
+    t_hits h;
+    cap_alloc(&b, 1);
+    t_tri_alloc(&tr, 1);
+    t_hits_alloc(&h, 1);
+    for (size_t c = 0; c < sizeof ct_cases / sizeof ct_cases[0]; c++) {
+        const ctcase *k = &ct_cases[c];
+        cap_set(&b, 0, k->q);
+        tri_set(&tr, 0, k->T);
+        ptrdiff_t ret = t_capsules_tris(im, 1, &b.c, &tr.t, k->flags, &h.h);
+        CHECK(ret == k->hit, "%s: returned %td, want %d", k->name, ret, k->hit);
+        if (!k->hit) {
+            CHECK(h.f[0][0] == TOI_NO_HIT && h.feature[0] == TOI_FEATURE_NONE,
+                  "%s: t %g feature %u on a miss", k->name, h.f[0][0], h.feature[0]);
+            continue;
+        }
+        CHECK(near(h.f[0][0], k->t), "%s: t %.9g, want %.9g", k->name, h.f[0][0], k->t);
+        for (int j = 0; j < 3; j++) {
+            CHECK(near(h.f[1 + j][0], k->n[j]), "%s: normal[%d] %.9g, want %.9g", k->name, j,
+                  h.f[1 + j][0], k->n[j]);
+            CHECK(near(h.f[4 + j][0], k->p[j]), "%s: point[%d] %.9g, want %.9g", k->name, j,
+                  h.f[4 + j][0], k->p[j]);
+        }
+        CHECK(near(h.f[7][0], k->depth), "%s: depth %.9g, want %.9g", k->name, h.f[7][0],
+              k->depth);
+        if (k->feature >= 0)
+            CHECK(h.feature[0] == k->feature, "%s: feature %u, want %d", k->name, h.feature[0],
+                  k->feature);
+    }
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_hits_free(&h);
+}
+
+/* Every backend against the scalar reference, bit for bit. */
+static void case_tri_differential(const void *ctx)
+{
+    (void)ctx;
+    enum { MAXN = 500 };
+    t_cap b;
+    t_tri tr;
+    t_hits ref, got;
+    cap_alloc(&b, MAXN + 4);
+    t_tri_alloc(&tr, MAXN + 4);
+    t_hits_alloc(&ref, MAXN + 4);
+    t_hits_alloc(&got, MAXN + 4);
+    rng r = {0xD1F7};
+    size_t done = 0, target = t_count(100000), hits = 0;
+    int failed[8] = {0};
+    while (done < target) {
+        size_t n = rng_below(&r, 8) == 0 ? 1 + rng_below(&r, MAXN) : 1 + rng_below(&r, 40);
+        size_t off = rng_below(&r, 4);
+        unsigned flags = tri_flags(&r);
+        for (size_t i = 0; i < n; i++) {
+            float q[10], T[9];
+            gen_capsule_tri(&r, -1, q, T);
+            cap_set(&b, off + i, q);
+            tri_set(&tr, off + i, T);
+        }
+        toi_capsules c = cap_off(&b, off);
+        toi_triangles t = tri_off(&tr, off);
+        uint32_t mode = rng_below(&r, 3);
+        uint32_t mask = mode == 0 ? 0 : mode == 1 ? rng_below(&r, 256) : 0xff;
+        toi_hits o0 = tri_view(&ref, off, mask), o1 = tri_view(&got, off, mask);
+        t_hits_fill(&ref, 0x5A);
+        ptrdiff_t want = t_capsules_tris(&t_impls[0], n, &c, &t, flags, &o0);
+        hits += (size_t)(want > 0 ? want : 0);
+        for (int bi = 1; bi < t_nimpls; bi++) {
+            if (failed[bi])
+                continue;
+            t_hits_fill(&got, 0x5A);
+            ptrdiff_t gr = t_capsules_tris(&t_impls[bi], n, &c, &t, flags, &o1);
+            size_t at;
+            int k = t_hits_diff(&ref, &got, n + 4, &at);
+            if (k >= 0 || gr != want) {
+                failed[bi] = 1;
+                CHECK(0, "%s: %s[%zu] differs from scalar (count %td vs %td)", t_impls[bi].name,
+                      k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, gr, want);
+                if (k >= 0 && at >= off && at < off + n) {
+                    printf("    inputs:");
+                    for (int j = 0; j < 10; j++)
+                        printf(" %.9g", b.f[j][at]);
+                    for (int j = 0; j < 9; j++)
+                        printf(" %.9g", tr.f[j][at]);
+                    printf(" flags %u mask %u\n", flags, mask);
+                }
+            }
+        }
+        done += n;
+    }
+    printf("    %zu capsule-triangle queries per backend (%zu hits), bit for bit\n", done, hits);
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_hits_free(&ref);
+    t_hits_free(&got);
+}
+
+/* ---- the long-double oracle: f(t) = min over u of dist(p0 + t v + u e, triangle), the
+   inner minimum by golden-section search over u (the distance from a convex set is convex
+   along a line), the triangle's nearest point by test_triangles_acc.c's rule (own copy:
+   plane foot when inside, else the nearest clamped edge point) ---- */
+typedef struct ct_q {
+    ld p0[3], e[3], v[3], V[3][3];
+} ct_q;
+
+static ld ctdot(const ld a[3], const ld b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void ct_closest(const ct_q *q, const ld x[3], ld out[3])
+{
+    ld e1[3], e2[3], N[3];
+    for (int k = 0; k < 3; k++)
+        e1[k] = q->V[1][k] - q->V[0][k], e2[k] = q->V[2][k] - q->V[0][k];
+    N[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    N[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    N[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    ld NN = ctdot(N, N);
+    if (NN > 0) {
+        ld d[3], f[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = x[k] - q->V[0][k];
+        ld h = ctdot(d, N) / NN;
+        for (int k = 0; k < 3; k++)
+            f[k] = x[k] - h * N[k];
+        int in = 1;
+        for (int k = 0; k < 3; k++) {
+            const ld *a = q->V[k], *b2 = q->V[(k + 1) % 3];
+            ld ab[3], af[3], c[3];
+            for (int j = 0; j < 3; j++)
+                ab[j] = b2[j] - a[j], af[j] = f[j] - a[j];
+            c[0] = ab[1] * af[2] - ab[2] * af[1];
+            c[1] = ab[2] * af[0] - ab[0] * af[2];
+            c[2] = ab[0] * af[1] - ab[1] * af[0];
+            in &= ctdot(c, N) >= 0;
+        }
+        if (in) {
+            for (int k = 0; k < 3; k++)
+                out[k] = f[k];
+            return;
+        }
+    }
+    ld best = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        const ld *a = q->V[k], *b2 = q->V[(k + 1) % 3];
+        ld ab[3], ax[3];
+        for (int j = 0; j < 3; j++)
+            ab[j] = b2[j] - a[j], ax[j] = x[j] - a[j];
+        ld L = ctdot(ab, ab), sp = L > 0 ? ctdot(ax, ab) / L : 0;
+        sp = sp < 0 ? 0 : sp > 1 ? 1 : sp;
+        ld c[3], d[3];
+        for (int j = 0; j < 3; j++)
+            c[j] = a[j] + sp * ab[j], d[j] = x[j] - c[j];
+        ld d2 = ctdot(d, d);
+        if (d2 < best) {
+            best = d2;
+            for (int j = 0; j < 3; j++)
+                out[j] = c[j];
+        }
+    }
+}
+
+/* the segment's point at (t, u) and its distance from the triangle (its nearest point c) */
+static ld ct_dist_u(const ct_q *q, ld t, ld u, ld x[3], ld c[3])
+{
+    for (int k = 0; k < 3; k++)
+        x[k] = q->p0[k] + t * q->v[k] + u * q->e[k];
+    ct_closest(q, x, c);
+    return ld_norm3(x[0] - c[0], x[1] - c[1], x[2] - c[2]);
+}
+
+/* the nearest pair at t: golden-section search over u, then the better end */
+static ld ct_nearest_at(const ct_q *q, ld t, ld x[3], ld c[3])
+{
+    const ld g = 0.6180339887498948482L;
+    ld lo = 0, hi = 1, xa[3], ca[3];
+    ld a = hi - g * (hi - lo), bb = lo + g * (hi - lo);
+    ld fa = ct_dist_u(q, t, a, xa, ca), fb = ct_dist_u(q, t, bb, xa, ca);
+    /* to 1e-10 in u: f then within 1e-10 |e| of its minimum, far inside the margin */
+    for (int it = 0; it < 60 && hi - lo > 1e-10L; it++) {
+        if (fa <= fb) {
+            hi = bb, bb = a, fb = fa;
+            a = hi - g * (hi - lo);
+            fa = ct_dist_u(q, t, a, xa, ca);
+        } else {
+            lo = a, a = bb, fa = fb;
+            bb = lo + g * (hi - lo);
+            fb = ct_dist_u(q, t, bb, xa, ca);
+        }
+    }
+    ld us[3] = {(lo + hi) / 2, 0, 1}, best = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        ld f = ct_dist_u(q, t, us[k], xa, ca);
+        if (f < best) {
+            best = f;
+            for (int j = 0; j < 3; j++)
+                x[j] = xa[j], c[j] = ca[j];
+        }
+    }
+    return best;
+}
+
+static ld ct_f(const void *qq, ld t)
+{
+    ld x[3], c[3];
+    return ct_nearest_at(qq, t, x, c);
+}
+
+static void acc_capsule_tri(const void *ctx)
+{
+    (void)ctx;
+    enum { N = 128 };
+    /* (the nested search costs about 4 ms a query: the CI budget) */
+    size_t total = t_count(384), done = 0, fails = 0, hits = 0, amb_n = 0;
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    if (sc)
+        total = (size_t)((double)total * atof(sc)) + 1;
+    t_cap b;
+    t_tri tr;
+    t_hits h;
+    cap_alloc(&b, N);
+    t_tri_alloc(&tr, N);
+    t_hits_alloc(&h, N);
+    rng r = {0xACC7};
+    while (done < total && fails < 5) {
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < N; i++) {
+            float q[10], T[9];
+            gen_capsule_tri(&r, (int)rng_below(&r, TRI_NFAMILIES - 1), q, T);
+            cap_set(&b, i, q);
+            tri_set(&tr, i, T);
+        }
+        t_capsules_tris(&t_impls[0], N, &b.c, &tr.t, flags, &h.h);
+        for (size_t i = 0; i < N && fails < 5; i++) {
+            ct_q q;
+            ld S = (ld)b.f[9][i];
+            for (int k = 0; k < 3; k++) {
+                q.p0[k] = 0;
+                q.e[k] = (ld)b.f[3 + k][i] - (ld)b.f[k][i];
+                q.v[k] = (ld)b.f[6 + k][i];
+                for (int j = 0; j < 3; j++)
+                    q.V[j][k] = (ld)tr.f[3 * j + k][i] - (ld)b.f[k][i];
+            }
+            for (int j = 0; j < 3; j++) {
+                ld d = ld_norm3(q.V[j][0], q.V[j][1], q.V[j][2]);
+                ld d1 = ld_norm3(q.V[j][0] - q.e[0], q.V[j][1] - q.e[1], q.V[j][2] - q.e[2]);
+                S = d > S ? d : S;
+                S = d1 > S ? d1 : S;
+            }
+            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+            S = vl > S ? vl : S;
+            ld R = (ld)b.f[9][i], delta = 64 * EPS * S;
+            ld x0[3], c0[3];
+            ld f0 = ct_nearest_at(&q, 0, x0, c0);
+            ld d0[3] = {x0[0] - c0[0], x0[1] - c0[1], x0[2] - c0[2]};
+            /* (as the triangle judge: d0 not normalised, so a segment within rounding of the
+               triangle, whose d0 has no direction, is within the margin) */
+            ld slope = ctdot(d0, q.v);
+            int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+            amb_n += amb;
+            float t = h.f[0][i];
+            int ok = judge_t(ct_f, &q, R, delta, slope, amb, flags, t, "capsule-triangle",
+                             done + i);
+            if (ok && t != TOI_NO_HIT) {
+                hits++;
+                /* the point: on the triangle, and as near the segment at t as f(t), within
+                   the margin and the rounding of the world coordinates */
+                ld x[3], c[3], pq[3], world = 0;
+                ld ft = ct_nearest_at(&q, (ld)t, x, c);
+                for (int k = 0; k < 3; k++) {
+                    pq[k] = (ld)h.f[4 + k][i] - (ld)b.f[k][i];
+                    world += ld_abs(b.f[k][i]);
+                }
+                ld on[3], xs[3], best = INFINITY;
+                ct_closest(&q, pq, on);
+                ld off_tri = ld_norm3(pq[0] - on[0], pq[1] - on[1], pq[2] - on[2]);
+                for (int k = 0; k < 3; k++) /* its distance from the segment at t */
+                    xs[k] = pq[k] - (ld)t * q.v[k];
+                {
+                    ld ee = ctdot(q.e, q.e), u = ee > 0 ? ctdot(xs, q.e) / ee : 0;
+                    u = u < 0 ? 0 : u > 1 ? 1 : u;
+                    ld dd[3] = {xs[0] - u * q.e[0], xs[1] - u * q.e[1], xs[2] - u * q.e[2]};
+                    best = ld_norm3(dd[0], dd[1], dd[2]);
+                }
+                ld tol_p = 4 * delta + 8 * EPS * world;
+                if (!(off_tri <= tol_p) || !(best <= ft + tol_p + sqrtl(tol_p * (ft + tol_p)) * 4)) {
+                    CHECK(0, "capsule-triangle %zu: point %.3Lg off the triangle, %.9Lg from "
+                          "the segment (f(t) = %.9Lg, tolerance %.3Lg)", done + i, off_tri, best,
+                          ft, tol_p);
+                    ok = 0;
+                }
+                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
+                if (!(ld_abs(h.f[7][i] - want_depth) <= delta + 4 * EPS * R) ||
+                    !(h.f[7][i] >= 0)) {
+                    CHECK(0, "capsule-triangle %zu: depth %.9g, want %.9Lg", done + i,
+                          h.f[7][i], want_depth);
+                    ok = 0;
+                }
+                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
+                if (!(ld_abs(nl - 1) <= 1e-6L)) {
+                    CHECK(0, "capsule-triangle %zu: normal length %.9Lg", done + i, nl);
+                    ok = 0;
+                }
+            }
+            if (!ok) {
+                printf("    inputs:");
+                for (int k = 0; k < 10; k++)
+                    printf(" %.9g", b.f[k][i]);
+                for (int k = 0; k < 9; k++)
+                    printf(" %.9g", tr.f[k][i]);
+                printf(" flags %u\n", flags);
+                fails++;
+            }
+        }
+        done += N;
+    }
+    printf("    %zu capsule-triangle queries (%zu hits, %zu within the tangential margin) "
+           "against the oracle\n", done, hits, amb_n);
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_hits_free(&h);
+}
+
+static void case_tri_golden(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { GN = 3000 };
+    t_cap b;
+    t_tri tr;
+    t_hits o;
+    cap_alloc(&b, GN);
+    t_tri_alloc(&tr, GN);
+    t_hits_alloc(&o, GN);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned f = 0; f < 4; f++) {
+        unsigned flags = (f & 1 ? TOI_ALL_OVERLAPS : 0) | (f & 2 ? TOI_CULL_BACKFACES : 0);
+        rng r = {0xC0DF + f};
+        for (size_t i = 0; i < GN; i++) {
+            float q[10], T[9];
+            gen_capsule_tri(&r, (int)(i % TRI_NFAMILIES) - (i % 7 == 0), q, T);
+            cap_set(&b, i, q);
+            tri_set(&tr, i, T);
+        }
+        ptrdiff_t ret = t_capsules_tris(im, GN, &b.c, &tr.t, flags, &o.h);
+        for (int k = 0; k < T_NOUT; k++)
+            h = fnv(h, o.f[k], GN * sizeof(float));
+        h = fnv(h, o.feature, GN);
+        h = fnv(h, &ret, sizeof ret);
+    }
+    printf("    %s: capsule-triangle 0x%016llx\n", im->name, (unsigned long long)h);
+    CHECK(h == GOLDEN_CAPSULE_TRIS, "%s: capsule-triangle hashes to 0x%016llx, golden "
+          "0x%016llx", im->name, (unsigned long long)h, (unsigned long long)GOLDEN_CAPSULE_TRIS);
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_hits_free(&o);
+}
+
+void group_capsule_tri_contract(void)
+{
+    group_begin();
+    t_run_impls("capsule-triangle/contract cases", case_tri_hand);
+    t_run_impls("capsule-triangle/p0 = p1 is the sphere-triangle query, bit for bit",
+                case_tri_equivalence);
+    group_end("triangle contract");
+}
+
+void group_capsule_tri_differential(void)
+{
+    group_begin();
+    t_run("capsule-triangle/differential: every backend vs scalar", case_tri_differential,
+          NULL);
+    group_end("triangle differential");
+}
+
+void group_capsule_tri_accuracy(void)
+{
+    group_begin();
+    t_run("capsule-triangle/accuracy: scalar against the long-double oracle", acc_capsule_tri,
+          NULL);
+    group_end("triangle accuracy");
+}
+
+void group_capsule_tri_golden(void)
+{
+    group_begin();
+    t_run_impls("capsule-triangle/golden hash", case_tri_golden);
+    group_end("triangle golden");
 }

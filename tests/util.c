@@ -237,3 +237,10 @@ ptrdiff_t t_capsules(const t_impl *im, size_t n, const toi_capsules *a, const to
     T_QUERY(im, toi_sweep_capsules(n, a, b, flags, out),
             toi_sweep_capsules_on(im->k, n, a, b, flags, out));
 }
+
+ptrdiff_t t_capsules_tris(const t_impl *im, size_t n, const toi_capsules *c,
+                          const toi_triangles *tri, unsigned flags, const toi_hits *out)
+{
+    T_QUERY(im, toi_sweep_capsules_triangles(n, c, tri, flags, out),
+            toi_sweep_capsules_triangles_on(im->k, n, c, tri, flags, out));
+}

@@ -481,3 +481,269 @@ size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *A, const toi_caps
     }
     return hits;
 }
+
+/* ---- capsule against triangle ----
+
+   f(t) is the distance from the capsule's segment to the triangle, R = r. The R-neighbourhood
+   of the triangle swept along the segment (their Minkowski sum) is the union of: the end
+   balls' pieces against the triangle (the sphere-triangle query's seven pieces for p0 and
+   again for p1: the face slab, three edge cylinders, three vertex balls), the triangle's
+   vertices against the cylinder around the segment (the capsule-sphere query's cylinder with
+   the vertex as the sphere), and each triangle edge against the segment's interior (the face
+   of the parallelogram seg(u) - edge(w) of the capsule-capsule query, radius 0 for the
+   edge). The first contact from outside is the earliest entry into one of these twenty
+   pieces, all computed in the capsule's relative coordinates (origin p0, everything scaled
+   by the exact power of two of the size: the sphere-triangle query's size plus |e|_1).
+
+   At t = 0 and at the reported t, the nearest pair is the nearest of: p0's and p1's nearest
+   triangle points (the sphere query's Voronoi rule, nearest_point), each edge's nearest pair
+   with the segment (the capsule pair's rule, para_nearest) and, when the segment crosses the
+   face's plane at a point inside the triangle, that point (distance 0); candidates in this
+   order, a later one only when strictly nearer (the crossing point always). d is the
+   vector from the triangle's point q to the segment's point: contact c = d.d - R^2 <= 0,
+   approach d.v < 0 (with |d|^2 >= TOI_MIN_DIR2: a segment through the triangle does not
+   approach, as a sphere centred on it does not), normal d / |d| (for a face contact of an
+   end, the face's unit normal on that side; with d = 0, the face normal against the motion),
+   point q, depth R - |d|, feature where q lies.
+
+   A capsule with p0 = p1 is a sphere, and the query then returns bit for bit what
+   toi_sweep_spheres_triangles returns for it, by construction: it is that query. */
+
+/* The parallelogram of the segment (origin, e) and triangle edge k (V0 -> V1, E = V1 - V0), in
+   the capsule's scaled coordinates: the capsule pair's set-up with a = the segment and b =
+   the edge (corners a - b at u, w = 0 / 1). */
+TOI_SCALAR_INLINE void edge_para(vec3 e, float ee, vec3 V0, vec3 V1, vec3 E, float eE, para *P)
+{
+    const vec3 O = {0.0f, 0.0f, 0.0f};
+    P->C[0] = sub3(O, V0);
+    P->C[1] = sub3(e, V0);
+    P->C[2] = sub3(O, V1);
+    P->C[3] = sub3(e, V1);
+    P->ea = e;
+    P->eb = E;
+    P->nea = (vec3){-E.x, -E.y, -E.z};
+    P->eea = ee;
+    P->eeb = eE;
+    P->edges_b = eE >= TOI_MIN_DIR2;
+    P->N = tri_normal((triangle){O, e, E}, 1.0f);
+    P->NN = dot3(P->N, P->N);
+    P->face = (ee >= TOI_SEG_FACE_MIN) & (eE >= TOI_SEG_FACE_MIN) &
+              (P->NN >= TOI_SEG_FACE_MIN * (ee * eE));
+    P->ma = cross3(E, P->N);
+    P->mb = cross3(e, P->N);
+}
+
+/* The end ball at X0 (relative start, moving by v) against the triangle V[3]: the earliest of
+   the sphere query's seven pieces (vertex_time, edge_time and its face slab). */
+TOI_SCALAR_INLINE float end_ball_time(vec3 X0, const vec3 V[3], const vec3 E[3],
+                                      const float ee[3], const vec3 m[3], int face_in, vec3 n,
+                                      vec3 v, float a, float r, float rr)
+{
+    int ov = 0;
+    float sn;
+    vec3 W[3];
+    for (int k = 0; k < 3; k++)
+        W[k] = sub3(V[k], X0);
+    float t = vertex_time(W[0], v, a, rr, &ov);
+    earlier(vertex_time(W[1], v, a, rr, &ov), &t);
+    earlier(vertex_time(W[2], v, a, rr, &ov), &t);
+    for (int k = 0; k < 3; k++)
+        earlier(edge_time(W[k], E[k], ee[k], v, rr, &sn, &ov), &t);
+    float s0 = -dot3(W[0], n);
+    float dv = dot3(v, n);
+    float ad = fabsf(s0);
+    float adv = s0 >= 0.0f ? dv : -dv;
+    float tf = (r - ad) / adv;
+    vec3 P = mul3(v, tf);
+    int in = inside(P, W[0], W[1], W[2], m[0], m[1], m[2]);
+    earlier((face_in & (ad > r) & (adv < 0.0f) & (tf <= 1.0f) & in) ? tf : INFINITY, &t);
+    return t;
+}
+
+/* The nearest pair of the segment (X, X + e) and the triangle (the rule above): d from the
+   triangle's point *q to the segment's, *best = |d|^2, *kind where q lies, *endface whether
+   the winner is an end's face foot (then *st is that end's signed distance). */
+TOI_SCALAR_INLINE vec3 seg_tri_nearest(vec3 X, vec3 e, vec3 v, float t, const vec3 V[3],
+                                       const vec3 E[3], const float ee[3], const vec3 m[3],
+                                       const para Pk[3], int face_in, vec3 n, float s0,
+                                       float s1, float dv, vec3 *q, float *best, int *kind,
+                                       int *endface, float *st)
+{
+    float st0 = s0 + t * dv, st1 = s1 + t * dv;
+    vec3 X1 = add3t(X, 1.0f, e);
+    vec3 q0, q1;
+    float b0, b1;
+    int k0, k1;
+    nearest_point(X, V, E, m, ee, face_in, st0, n, &q0, &b0, &k0);
+    nearest_point(X1, V, E, m, ee, face_in, st1, n, &q1, &b1, &k1);
+    vec3 d = sub3(X, q0);
+    *q = q0, *best = b0, *kind = k0, *endface = k0 == TOI_FEATURE_FACE, *st = st0;
+    if (b1 < *best) {
+        d = sub3(X1, q1);
+        *q = q1, *best = b1, *kind = k1, *endface = k1 == TOI_FEATURE_FACE, *st = st1;
+    }
+    for (int k = 0; k < 3; k++) {
+        float w;
+        vec3 dk = para_nearest(&Pk[k], v, t, &w);
+        float bk = dot3(dk, dk);
+        if (bk < *best) {
+            d = dk, *best = bk, *endface = 0;
+            *q = w == 0.0f ? V[k] : w == 1.0f ? V[(k + 1) % 3] : add3t(V[k], w, E[k]);
+            *kind = w == 0.0f   ? TOI_FEATURE_VERTEX_A + k
+                  : w == 1.0f   ? TOI_FEATURE_VERTEX_A + (k + 1) % 3
+                                : TOI_FEATURE_EDGE_AB + k;
+        }
+    }
+    /* the segment through the face: its crossing of the plane, when inside the triangle */
+    int cross = face_in & (((st0 > 0.0f) & (st1 < 0.0f)) | ((st0 < 0.0f) & (st1 > 0.0f)));
+    float f = st0 / (st0 - st1);
+    vec3 Xc = add3t(X, f, e);
+    if (cross && inside(Xc, V[0], V[1], V[2], m[0], m[1], m[2])) {
+        d = (vec3){0.0f, 0.0f, 0.0f};
+        *q = Xc, *best = 0.0f, *kind = TOI_FEATURE_FACE, *endface = 0;
+    }
+    return d;
+}
+
+/* One capsule against one triangle (world coordinates); want as for sweep_triangle. */
+TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned flags, int want,
+                                              toi_result *res, uint8_t *feat)
+{
+    vec3 e = sub3(Cp.p1, Cp.p0);
+    if ((e.x == 0.0f) & (e.y == 0.0f) & (e.z == 0.0f)) { /* a sphere: that query */
+        sweep_triangle((sphere){Cp.p0, Cp.v, Cp.r}, T, flags, want, INFINITY, res, feat);
+        return;
+    }
+    vec3 v = Cp.v;
+    float r = Cp.r;
+    vec3 A = sub3(T.a, Cp.p0), B = sub3(T.b, Cp.p0), C = sub3(T.c, Cp.p0);
+    /* the sphere query's size, then the segment's length */
+    float sa = (fabsf(A.x) + fabsf(A.y)) + fabsf(A.z);
+    float sb = (fabsf(B.x) + fabsf(B.y)) + fabsf(B.z);
+    float sc = (fabsf(C.x) + fabsf(C.y)) + fabsf(C.z);
+    float size = (sa + sb) + sc;
+    size = size + ((fabsf(v.x) + fabsf(v.y)) + fabsf(v.z));
+    size = size + r;
+    size = size + ((fabsf(e.x) + fabsf(e.y)) + fabsf(e.z));
+    if (!(size < TOI_MAX_SUM) || !(r >= 0.0f))
+        return;
+    float s = toi_scalar_pow2_scale(size);
+    A = mul3(A, s), B = mul3(B, s), C = mul3(C, s);
+    v = mul3(v, s);
+    e = mul3(e, s);
+    r = r * s;
+    if (flags & TOI_CULL_BACKFACES) {
+        vec3 Nw = tri_normal(T, s);
+        if (!(dot3(Nw, v) < 0.0f))
+            return;
+    }
+    float rr = r * r;
+    float a = dot3(v, v);
+    float ees = dot3(e, e);
+
+    /* the triangle as the sphere query sets it up */
+    const vec3 V[3] = {A, B, C};
+    const vec3 E[3] = {sub3(B, A), sub3(C, B), sub3(A, C)};
+    const vec3 O = {0.0f, 0.0f, 0.0f}, nEC = {-E[2].x, -E[2].y, -E[2].z};
+    vec3 N = tri_normal((triangle){O, E[0], nEC}, 1.0f);
+    float NN = dot3(N, N);
+    const float ee[3] = {dot3(E[0], E[0]), dot3(E[1], E[1]), dot3(E[2], E[2])};
+    float eemax = ee[0] > ee[1] ? ee[0] : ee[1];
+    eemax = ee[2] > eemax ? ee[2] : eemax;
+    int face_ok = NN >= TOI_MIN_DIR2;
+    float lenN = sqrtf(NN);
+    int face_in = face_ok & (lenN >= TOI_THIN_FACE * eemax);
+    float ninv = 1.0f / lenN;
+    vec3 n = mul3(N, ninv);
+    const vec3 m[3] = {cross3(N, E[0]), cross3(N, E[1]), cross3(N, E[2])};
+    float s0 = -dot3(A, n);
+    float s1 = -dot3(sub3(A, e), n);
+    float dv = dot3(v, n);
+    para Pk[3];
+    for (int k = 0; k < 3; k++)
+        edge_para(e, ees, V[k], V[(k + 1) % 3], E[k], ee[k], &Pk[k]);
+
+    /* touching at t = 0, and approaching */
+    vec3 q;
+    float best, st;
+    int kind, endface;
+    vec3 d0 = seg_tri_nearest(O, e, v, 0.0f, V, E, ee, m, Pk, face_in, n, s0, s1, dv, &q, &best,
+                              &kind, &endface, &st);
+    int overlap = best - rr <= 0.0f;
+    int approach = (best >= TOI_MIN_DIR2) & (dot3(d0, v) < 0.0f);
+
+    float t;
+    if (overlap) {
+        if (!approach && !(flags & TOI_ALL_OVERLAPS))
+            return;
+        t = 0.0f;
+    } else {
+        if (!approach) /* f is convex along the motion: never closer later */
+            return;
+        /* the twenty pieces: both end balls, the vertices' cylinders, the edges' faces */
+        vec3 nv = {-v.x, -v.y, -v.z};
+        t = end_ball_time(O, V, E, ee, m, face_in, n, v, a, r, rr);
+        earlier(end_ball_time(e, V, E, ee, m, face_in, n, v, a, r, rr), &t);
+        for (int k = 0; k < 3; k++)
+            earlier(cylinder_time(sub3(O, V[k]), e, ees, nv, rr), &t);
+        for (int k = 0; k < 3; k++)
+            earlier(face_time(&Pk[k], v, r), &t);
+        if (!(t <= 1.0f))
+            return;
+        t = t > 0.0f ? t : 0.0f;
+    }
+    res->t = t;
+    if (!want)
+        return;
+    vec3 X = overlap ? O : mul3(v, t); /* at t = 0 the start itself, as above */
+    vec3 d = seg_tri_nearest(X, e, v, t, V, E, ee, m, Pk, face_in, n, s0, s1, dv, &q, &best,
+                             &kind, &endface, &st);
+    *feat = (uint8_t)kind;
+    if (want < 2)
+        return;
+    float inv_s = 1.0f / s;
+    float len = sqrtf(best);
+    float depth = (r - len) * inv_s;
+    res->depth = overlap && depth > 0.0f ? depth : 0.0f;
+    /* Normal: from q toward the segment - an end's face contact, the face's unit normal on
+       that end's side; with the segment on the triangle, the face normal against the motion
+       (the front normal when it does not move; +x without a face). */
+    if (endface && (st > 0.0f || st < 0.0f)) {
+        res->nx = st > 0.0f ? n.x : -n.x;
+        res->ny = st > 0.0f ? n.y : -n.y;
+        res->nz = st > 0.0f ? n.z : -n.z;
+    } else if (best >= TOI_MIN_DIR2) {
+        float inv = 1.0f / len;
+        res->nx = d.x * inv, res->ny = d.y * inv, res->nz = d.z * inv;
+    } else if (face_ok) {
+        int back = dv > 0.0f;
+        res->nx = back ? -n.x : n.x;
+        res->ny = back ? -n.y : n.y;
+        res->nz = back ? -n.z : n.z;
+    } else {
+        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
+    }
+    res->px = Cp.p0.x + q.x * inv_s;
+    res->py = Cp.p0.y + q.y * inv_s;
+    res->pz = Cp.p0.z + q.z * inv_s;
+}
+
+size_t toi_scalar_sweep_capsules_triangles(size_t n, const toi_capsules *c,
+                                           const toi_triangles *tri, unsigned flags,
+                                           const toi_hits *out)
+{
+    int want = tri_want(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        toi_result r;
+        uint8_t feat = TOI_FEATURE_NONE;
+        toi_scalar_miss(&r);
+        sweep_capsule_triangle(load_capsule(c, i), load_triangle(tri, i), flags, want, &r,
+                               &feat);
+        toi_scalar_store(out, i, &r, want == 2);
+        if (out->feature)
+            out->feature[i] = feat;
+        hits += r.t != TOI_NO_HIT;
+    }
+    return hits;
+}

@@ -422,3 +422,321 @@ size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *A, const toi_capsule
 #undef BLOCK
     return vdone(hits);
 }
+
+/* ---- capsule against triangle (the scalar's sweep_capsule_triangle) ---- */
+
+/* A ball's vertex piece and edge piece (the scalar's vertex_time and edge_time). */
+TOI_VINLINE vf ct_vertex_time(v3 P, v3 v, vf a, vf rr)
+{
+    const vf zero = vzero();
+    vf b = v3dot(P, v);
+    vf c = vsub(v3dot(P, P), rr);
+    v3 cr = v3cross(P, v);
+    vf disc = vsub(vmul(a, rr), v3dot(cr, cr));
+    vf t = vdiv(c, vadd(vsqrt(disc), b));
+    vm ok = mand(mand(vgt(c, zero), vgt(b, zero)), mand(vge(disc, zero), vle(t, vset(1.0f))));
+    return vsel(ok, t, vset(INFINITY));
+}
+
+TOI_VINLINE vf ct_edge_time(v3 V0, v3 e, vf ee, v3 v, vf rr)
+{
+    const vf zero = vzero();
+    vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
+    v3 u = v3cross(v, e), w = v3cross(V0, e);
+    vf au = v3dot(u, u);
+    vf c = vsub(v3dot(w, w), vmul(rr, ee));
+    vf b = v3dot(u, w);
+    vf g = v3dot(u, V0);
+    vf h = vsub(vmul(au, rr), vmul(g, g));
+    vf disc = vmul(ee, h);
+    vf t = vdiv(c, vadd(vsqrt(disc), b));
+    v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+    vf sn = v3dot(v3sub(P, V0), e);
+    vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
+                 mand(mand(vge(h, zero), vle(t, vset(1.0f))), mand(vge(sn, zero), vle(sn, ee))));
+    return vsel(ok, t, vset(INFINITY));
+}
+
+/* The triangle in the capsule's scaled coordinates, as the sphere query sets it up. */
+typedef struct vctri {
+    v3 V[3], E[3], m[3], n;
+    vf ee[3];
+    vm face_ok, face_in;
+} vctri;
+
+/* The end ball at X0 against the triangle (the scalar's end_ball_time). */
+TOI_VINLINE vf ct_end_ball_time(v3 X0, const vctri *T, v3 v, vf a, vf r, vf rr)
+{
+    const vf zero = vzero();
+    v3 W[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        W[k] = v3sub(T->V[k], X0);
+    vf t = ct_vertex_time(W[0], v, a, rr);
+    TOI_UNROLL
+    for (int k = 1; k < 3; k++) {
+        vf tk = ct_vertex_time(W[k], v, a, rr);
+        t = vsel(vlt(tk, t), tk, t);
+    }
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        vf tk = ct_edge_time(W[k], T->E[k], T->ee[k], v, rr);
+        t = vsel(vlt(tk, t), tk, t);
+    }
+    vf s0 = vneg(v3dot(W[0], T->n));
+    vf dv = v3dot(v, T->n);
+    vf ad = vabs(s0);
+    vf adv = vsel(vge(s0, zero), dv, vneg(dv));
+    vf tf = vdiv(vsub(r, ad), adv);
+    v3 P = {vmul(tf, v.x), vmul(tf, v.y), vmul(tf, v.z)};
+    vm in = tri_inside(P, W, T->m);
+    vm ok = mand(mand(T->face_in, vgt(ad, r)), mand(mand(vlt(adv, zero), vle(tf, vset(1.0f))), in));
+    tf = vsel(ok, tf, vset(INFINITY));
+    return vsel(vlt(tf, t), tf, t);
+}
+
+/* The nearest pair of the segment (X, X + e) and the triangle (the scalar's seg_tri_nearest):
+   d from the triangle's point *q to the segment's; *best, *kind, *endface, *st as there. */
+TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk[3], vf s0,
+                          vf s1, vf dv, v3 *q, vf *best, vf *kind, vm *endface, vf *st)
+{
+    const vf zero = vzero(), one = vset(1.0f), face = vset((float)TOI_FEATURE_FACE);
+    vf st0 = vadd(s0, vmul(t, dv)), st1 = vadd(s1, vmul(t, dv));
+    v3 X1 = v3addt(X, one, e);
+    v3 q0, q1;
+    vf b0, b1, k0, k1;
+    tri_nearest(X, T->V, T->E, T->m, T->ee, T->face_in, st0, T->n, &q0, &b0, &k0);
+    tri_nearest(X1, T->V, T->E, T->m, T->ee, T->face_in, st1, T->n, &q1, &b1, &k1);
+    vm upd = vlt(b1, b0);
+    v3 d = v3sel(upd, v3sub(X1, q1), v3sub(X, q0));
+    *q = v3sel(upd, q1, q0);
+    *best = vsel(upd, b1, b0);
+    *kind = vsel(upd, k1, k0);
+    *endface = veq(*kind, face);
+    *st = vsel(upd, st1, st0);
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        vf w;
+        v3 dk = para_nearest_vec(&Pk[k], v, t, &w);
+        vf bk = v3dot(dk, dk);
+        upd = vlt(bk, *best);
+        vm w0 = veq(w, zero), w1 = veq(w, one);
+        v3 qk = v3sel(w0, T->V[k], v3sel(w1, T->V[(k + 1) % 3], v3addt(T->V[k], w, T->E[k])));
+        vf kk = vsel(w0, vset((float)(TOI_FEATURE_VERTEX_A + k)),
+                     vsel(w1, vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)),
+                          vset((float)(TOI_FEATURE_EDGE_AB + k))));
+        d = v3sel(upd, dk, d);
+        *best = vsel(upd, bk, *best);
+        *q = v3sel(upd, qk, *q);
+        *kind = vsel(upd, kk, *kind);
+        *endface = mandnot(*endface, upd);
+    }
+    vm cross = mand(T->face_in, mor(mand(vgt(st0, zero), vlt(st1, zero)),
+                                    mand(vlt(st0, zero), vgt(st1, zero))));
+    vf f = vdiv(st0, vsub(st0, st1));
+    v3 Xc = v3addt(X, f, e);
+    cross = mand(cross, tri_inside(Xc, T->V, T->m));
+    d = v3sel(cross, (v3){zero, zero, zero}, d);
+    *q = v3sel(cross, Xc, *q);
+    *best = vsel(cross, zero, *best);
+    *kind = vsel(cross, face, *kind);
+    *endface = mandnot(*endface, cross);
+    return d;
+}
+
+TOI_VINLINE size_t capsule_triangle_block(const toi_capsules *Cs, const toi_triangles *Ts,
+                                          vm all_overlaps, vm cull_on, const toi_hits *out,
+                                          size_t i, size_t cnt, int full)
+{
+    const vf zero = vzero(), one = vset(1.0f), inf = vset(INFINITY);
+    const vf min_dir2 = vset(TOI_MIN_DIR2);
+    const int want = full ? 2 : out->feature != NULL;
+    const vcap Cp = vcap_load(Cs, i, cnt);
+    const float *const ts[9] = TOI_TRI_FIELDS(Ts);
+    vf Tw[9];
+    for (int k = 0; k < 9; k++)
+        Tw[k] = vload_n(ts[k] + i, cnt);
+    v3 Vr[3];
+    vf size = tri_relative(Cp.p0, Cp.v, Cp.r, Tw, Vr);
+    v3 e = v3sub(Cp.p1, Cp.p0);
+    vm point = mand(mand(veq(e.x, zero), veq(e.y, zero)), veq(e.z, zero));
+
+    /* p0 = p1: the sphere query itself (computed when some lane is a point) */
+    vres o;
+    o.t = inf;
+    o.nx = o.ny = o.nz = o.px = o.py = o.pz = o.depth = zero;
+    vf feat = vset((float)TOI_FEATURE_NONE);
+    vm hit = mconst(0);
+    if (mbits(point))
+        hit = tri_sweep_vec(Cp.p0, Cp.v, Cp.r, Tw, Vr, size, point, all_overlaps, cull_on, want,
+                            &o, &feat);
+
+    size = vadd(size, vadd(vadd(vabs(e.x), vabs(e.y)), vabs(e.z)));
+    vm valid = mandnot(mand(vlt(size, vset(TOI_MAX_SUM)), vge(Cp.r, zero)), point);
+    vf s = vpow2_scale(size);
+    vctri T;
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        T.V[k] = v3scale(s, Vr[k]);
+    v3 v = v3scale(s, Cp.v);
+    e = v3scale(s, e);
+    vf r = vmul(Cp.r, s);
+    if (mbits(cull_on)) {
+        vf Nw[3];
+        vtri_normal(Tw, Tw + 3, Tw + 6, s, Nw);
+        const v3 Nc = {Nw[0], Nw[1], Nw[2]};
+        valid = mand(valid, vlt(v3dot(Nc, v), zero));
+    }
+    vf rr = vmul(r, r);
+    vf a = v3dot(v, v);
+    vf ees = v3dot(e, e);
+    T.E[0] = v3sub(T.V[1], T.V[0]);
+    T.E[1] = v3sub(T.V[2], T.V[1]);
+    T.E[2] = v3sub(T.V[0], T.V[2]);
+    vf Nf[3];
+    {
+        const vf Z[3] = {zero, zero, zero}, Eb[3] = {T.E[0].x, T.E[0].y, T.E[0].z},
+                 Ec[3] = {vneg(T.E[2].x), vneg(T.E[2].y), vneg(T.E[2].z)};
+        vtri_normal(Z, Eb, Ec, one, Nf);
+    }
+    v3 N = {Nf[0], Nf[1], Nf[2]};
+    vf NN = v3dot(N, N);
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        T.ee[k] = v3dot(T.E[k], T.E[k]);
+    vf eemax = vsel(vgt(T.ee[0], T.ee[1]), T.ee[0], T.ee[1]);
+    eemax = vsel(vgt(T.ee[2], eemax), T.ee[2], eemax);
+    T.face_ok = vge(NN, min_dir2);
+    vf lenN = vsqrt(NN);
+    T.face_in = mand(T.face_ok, vge(lenN, vmul(vset(TOI_THIN_FACE), eemax)));
+    vf ninv = vdiv(one, lenN);
+    T.n = (v3){vmul(N.x, ninv), vmul(N.y, ninv), vmul(N.z, ninv)};
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        T.m[k] = v3cross(N, T.E[k]);
+    vf s0 = vneg(v3dot(T.V[0], T.n));
+    vf s1 = vneg(v3dot(v3sub(T.V[0], e), T.n));
+    vf dv = v3dot(v, T.n);
+    const vf fmin = vset(TOI_SEG_FACE_MIN);
+    const v3 O = {zero, zero, zero};
+    vpara Pk[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) { /* the scalar's edge_para */
+        vpara *P = &Pk[k];
+        const v3 V0 = T.V[k], V1 = T.V[(k + 1) % 3], E = T.E[k];
+        P->C[0] = v3sub(O, V0);
+        P->C[1] = v3sub(e, V0);
+        P->C[2] = v3sub(O, V1);
+        P->C[3] = v3sub(e, V1);
+        P->ea = e;
+        P->eb = E;
+        P->nea = v3neg(E);
+        P->eea = ees;
+        P->eeb = T.ee[k];
+        P->edges_b = vge(T.ee[k], min_dir2);
+        const vf Ea[3] = {e.x, e.y, e.z}, Eb[3] = {E.x, E.y, E.z};
+        vf Np[3];
+        vtri_normal((const vf[3]){zero, zero, zero}, Ea, Eb, one, Np);
+        P->N = (v3){Np[0], Np[1], Np[2]};
+        P->NN = v3dot(P->N, P->N);
+        P->face = mand(mand(vge(ees, fmin), vge(T.ee[k], fmin)),
+                       vge(P->NN, vmul(fmin, vmul(ees, T.ee[k]))));
+        P->ma = v3cross(E, P->N);
+        P->mb = v3cross(e, P->N);
+    }
+
+    /* touching at t = 0, and approaching */
+    v3 q;
+    vf best, kind, st;
+    vm endface;
+    v3 d0 = ct_nearest(O, e, v, zero, &T, Pk, s0, s1, dv, &q, &best, &kind, &endface, &st);
+    vm overlap = vle(vsub(best, rr), zero);
+    vm approach = mand(vge(best, min_dir2), vlt(v3dot(d0, v), zero));
+
+    /* the twenty pieces */
+    v3 nv = v3neg(v);
+    vf tsep = ct_end_ball_time(O, &T, v, a, r, rr);
+    vf tk = ct_end_ball_time(e, &T, v, a, r, rr);
+    tsep = vsel(vlt(tk, tsep), tk, tsep);
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        tk = cap_cylinder_time(v3sub(O, T.V[k]), e, ees, nv, rr);
+        tsep = vsel(vlt(tk, tsep), tk, tsep);
+    }
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        tk = para_face_time(&Pk[k], v, r);
+        tsep = vsel(vlt(tk, tsep), tk, tsep);
+    }
+    vm hit_ov = mand(overlap, mor(approach, all_overlaps));
+    vm hit_sep = mand(mandnot(approach, overlap), vle(tsep, one));
+    vm chit = mand(valid, mor(hit_ov, hit_sep));
+    vf t = vsel(overlap, zero, vsel(vgt(tsep, zero), tsep, zero));
+    vres c;
+    c.t = vsel(chit, t, inf);
+    c.nx = c.ny = c.nz = c.px = c.py = c.pz = c.depth = zero;
+    vf cfeat = vset((float)TOI_FEATURE_NONE);
+    if (want && mbits(chit)) {
+        v3 X = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+        X = v3sel(overlap, O, X); /* the scalar's origin at t = 0 */
+        v3 d = ct_nearest(X, e, v, t, &T, Pk, s0, s1, dv, &q, &best, &kind, &endface, &st);
+        cfeat = vsel(chit, kind, cfeat);
+        if (want == 2) {
+            vf inv_s = vdiv(one, s);
+            vf len = vsqrt(best);
+            vf depth = vmul(vsub(r, len), inv_s);
+            depth = vsel(vgt(depth, zero), depth, zero);
+            c.depth = vsel(mand(chit, overlap), depth, zero);
+            vm back = vgt(dv, zero);
+            v3 nrm = v3sel(T.face_ok, v3sel(back, v3neg(T.n), T.n),
+                           (v3){vset(TOI_FALLBACK_NX), vset(TOI_FALLBACK_NY),
+                                vset(TOI_FALLBACK_NZ)});
+            vf inv = vdiv(one, len);
+            nrm = v3sel(vge(best, min_dir2), (v3){vmul(d.x, inv), vmul(d.y, inv), vmul(d.z, inv)},
+                        nrm);
+            vm fc = mand(endface, mor(vgt(st, zero), vlt(st, zero)));
+            nrm = v3sel(fc, v3sel(vgt(st, zero), T.n, v3neg(T.n)), nrm);
+            c.nx = vsel(chit, nrm.x, zero);
+            c.ny = vsel(chit, nrm.y, zero);
+            c.nz = vsel(chit, nrm.z, zero);
+            c.px = vsel(chit, vadd(Cp.p0.x, vmul(q.x, inv_s)), zero);
+            c.py = vsel(chit, vadd(Cp.p0.y, vmul(q.y, inv_s)), zero);
+            c.pz = vsel(chit, vadd(Cp.p0.z, vmul(q.z, inv_s)), zero);
+        }
+    }
+    /* the point lanes from the sphere query, the others from the capsule's */
+    if (mbits(point)) {
+        c.t = vsel(point, o.t, c.t);
+        if (want == 2) {
+            c.nx = vsel(point, o.nx, c.nx);
+            c.ny = vsel(point, o.ny, c.ny);
+            c.nz = vsel(point, o.nz, c.nz);
+            c.px = vsel(point, o.px, c.px);
+            c.py = vsel(point, o.py, c.py);
+            c.pz = vsel(point, o.pz, c.pz);
+            c.depth = vsel(point, o.depth, c.depth);
+        }
+        cfeat = vsel(point, feat, cfeat);
+    }
+    vstore_res(out, i, &c, cnt, full);
+    if (out->feature)
+        store_feature(out->feature + i, cfeat, cnt);
+    return vcount_n(mor(mand(point, hit), chit), cnt);
+}
+
+size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *C,
+                                        const toi_triangles *T, unsigned flags,
+                                        const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
+    const int full = toi_wants_full(out);
+    const toi_capsules c = *C; /* local copies: vector stores may alias anything */
+    const toi_triangles tri = *T;
+    const toi_hits o = *out;
+    size_t hits = 0;
+#define BLOCK(i, cnt, f) capsule_triangle_block(&c, &tri, all_overlaps, cull_on, &o, i, cnt, f)
+    TOI_BATCH(n, full, BLOCK);
+#undef BLOCK
+    return vdone(hits);
+}

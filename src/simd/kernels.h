@@ -23,6 +23,7 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .capsules_spheres = TOI_FN(sweep_capsules_spheres),
     .capsules_plane = TOI_FN(sweep_capsules_plane),
     .capsules = TOI_FN(sweep_capsules),
+    .capsules_triangles = TOI_FN(sweep_capsules_triangles),
     .boxes = TOI_FN(sweep_boxes),
     .box_pairs = TOI_FN(sweep_box_pairs),
 };
