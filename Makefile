@@ -183,8 +183,9 @@ $(BUILD)/toi_bench_mesh: $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a
 	$(CC) -o $@ $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a -lm
 
 # The capsule and box benchmarks are programs of their own too (bench/capsules.c, boxes.c).
-$(BUILD)/toi_bench_capsules: $(BUILD)/bench/capsules.o $(BUILD)/libtoi.a
-	$(CC) -o $@ $(BUILD)/bench/capsules.o $(BUILD)/libtoi.a -lm
+$(BUILD)/toi_bench_capsules: $(BUILD)/bench/capsules.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
+	$(BENCH_LINK) -o $@ $(BUILD)/bench/capsules.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
+	    $(BENCH_LIBS) -lm
 $(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
 	$(BENCH_LINK) -o $@ $(BUILD)/bench/boxes.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
 	    $(BENCH_LIBS) -lm

@@ -1,11 +1,13 @@
 /* bullet.cpp - peer: Bullet's btGjkConvexCast between two btSphereShapes, its
-   btContinuousConvexCollision of a sphere against a btTriangleShape and of two btBoxShapes
-   (linear and angular motion), one pair at a time, as an engine using Bullet would sweep
-   them. Built only into the benchmarks (C++ for Bullet). */
+   btContinuousConvexCollision of a sphere against a btTriangleShape, of two btBoxShapes
+   (linear and angular motion) and of a btCapsuleShape against btTriangleShapes, one pair at a
+   time, as an engine using Bullet would sweep them. Built only into the benchmarks (C++ for
+   Bullet). */
 #include "bench.h"
 #include "peers.h"
 
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 #include <BulletCollision/NarrowPhaseCollision/btContinuousConvexCollision.h>
@@ -195,6 +197,53 @@ extern "C" size_t bullet_boxes(size_t n, const toi_boxes *a, const toi_boxes *b,
             hits++;
         } else {
             t[i] = INFINITY;
+        }
+    }
+    return hits;
+}
+
+/* ---- capsules against triangles (toi_bench_capsules) ---- */
+
+/* Capsule i at the start and the end of the step: a btCapsuleShape lies along its local y
+   axis, centred, so y is turned onto p1 - p0 and the centre put at the segment's midpoint. */
+static void capsule_ends(const toi_capsules *c, size_t i, btTransform *from, btTransform *to,
+                         btScalar *len)
+{
+    const btVector3 p0(c->x0[i], c->y0[i], c->z0[i]), p1(c->x1[i], c->y1[i], c->z1[i]);
+    const btVector3 d = p1 - p0;
+    *len = d.length();
+    btQuaternion q = btQuaternion::getIdentity();
+    if (*len > 0)
+        q = shortestArcQuat(btVector3(0, 1, 0), d / *len);
+    const btVector3 mid = (p0 + p1) / 2, v(c->vx[i], c->vy[i], c->vz[i]);
+    *from = btTransform(q, mid);
+    *to = btTransform(q, mid + v);
+}
+
+extern "C" size_t bullet_capsules_triangles(size_t n, const toi_capsules *c,
+                                            const toi_triangles *tri, float *t)
+{
+    btVoronoiSimplexSolver simplex;
+    btGjkEpaPenetrationDepthSolver epa;
+    btTransform still;
+    still.setIdentity();
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        btTransform from, to;
+        btScalar len;
+        capsule_ends(c, i, &from, &to, &len);
+        btCapsuleShape cap(c->r[i], len);
+        btTriangleShape shape(btVector3(tri->ax[i], tri->ay[i], tri->az[i]),
+                              btVector3(tri->bx[i], tri->by[i], tri->bz[i]),
+                              btVector3(tri->cx[i], tri->cy[i], tri->cz[i]));
+        shape.setMargin(0.0f);
+        btContinuousConvexCollision cast(&cap, &shape, &simplex, &epa);
+        btConvexCast::CastResult res;
+        res.m_fraction = 1.0f + FLT_EPSILON; /* accept t = 1 */
+        t[i] = INFINITY;
+        if (cast.calcTimeOfImpact(from, to, still, still, res) && res.m_fraction <= 1.0f) {
+            t[i] = res.m_fraction;
+            hits++;
         }
     }
     return hits;

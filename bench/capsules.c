@@ -6,10 +6,16 @@
    checked bit for bit against the scalar reference's before timing. Scenes: capsules of
    length 0.25 to 1 and radius 0.1 to 0.5 (spheres: radius 0.1 to 0.8) at random in a box of
    side 4, the other body (the sphere's centre at capsule b's p0) within 2.5 per axis of the
-   capsule's p0, the capsule displaced toward it, give or take; the plane z = -1. The hit
-   fraction is printed. */
+   capsule's p0, the capsule displaced toward it, give or take; the plane z = -1; a triangle
+   of size about 2 around that body's start (capsule-triangle). The hit fraction is printed.
+   Peer (when built with Bullet): btContinuousConvexCollision of a btCapsuleShape against a
+   btTriangleShape on the in-cache capsule-triangle pairs, and how often it misses a contact
+   toi reports. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#ifdef TOI_BENCH_BULLET
+#include "peers.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,12 +106,32 @@ static void outs_make(outs *o, size_t n)
     o->tonly = (toi_hits){o->f[0], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 }
 
-enum { QCS, QCP, QCC, NQ };
-static const char *const qname[NQ] = {"capsule-sphere", "capsule-plane", "capsule-capsule"};
+enum { QCS, QCP, QCC, QCT, NQ };
+static const char *const qname[NQ] = {"capsule-sphere", "capsule-plane", "capsule-capsule",
+                                      "capsule-triangle"};
+
+typedef struct tris {
+    float *f[9];
+    toi_triangles t;
+} tris;
+
+/* A triangle of size about 2 around each of the points c (x, y, z arrays). */
+static void tris_make(tris *t, size_t n, bench_rng *r, float *const c[3])
+{
+    for (int k = 0; k < 9; k++)
+        t->f[k] = falloc(n);
+    for (size_t i = 0; i < n; i++)
+        for (int v = 0; v < 3; v++)
+            for (int k = 0; k < 3; k++)
+                t->f[3 * v + k][i] = c[k][i] + rng_range(r, -1.2f, 1.2f);
+    t->t = (toi_triangles){t->f[0], t->f[1], t->f[2], t->f[3], t->f[4],
+                           t->f[5], t->f[6], t->f[7], t->f[8]};
+}
 
 typedef struct scene {
     caps a, b;
     sph s;
+    tris t;
     toi_plane plane;
 } scene;
 
@@ -113,6 +139,9 @@ static ptrdiff_t run(int q, const scene *sc, size_t off, size_t n, const toi_hit
 {
     toi_capsules a = sc->a.c, b = sc->b.c;
     toi_spheres s = sc->s.s;
+    toi_triangles t = sc->t.t;
+    for (int k = 0; k < 9; k++)
+        ((const float **)&t)[k] += off;
     for (int k = 0; k < 10; k++) {
         ((const float **)&a)[k] += off;
         ((const float **)&b)[k] += off;
@@ -122,6 +151,7 @@ static ptrdiff_t run(int q, const scene *sc, size_t off, size_t n, const toi_hit
     switch (q) {
     case QCS: return toi_sweep_capsules_spheres(n, &a, &s, 0, o);
     case QCP: return toi_sweep_capsules_plane(n, &a, &sc->plane, 0, o);
+    case QCT: return toi_sweep_capsules_triangles(n, &a, &t, 0, o);
     default: return toi_sweep_capsules(n, &a, &b, 0, o);
     }
 }
@@ -148,6 +178,41 @@ static double time_q(int q, const scene *sc, size_t total, size_t n, const toi_h
     return best;
 }
 
+#ifdef TOI_BENCH_BULLET
+/* Bullet on the in-cache capsule-triangle pairs: ns per pair (best of reps), its misses of
+   the contacts toi reports (toi never misses one: the accuracy tests), its extra hits, and the
+   largest t difference where both hit. */
+static void bullet_peer(const scene *sc, size_t n, outs *o, int reps)
+{
+    toi_set_backend(TOI_BACKEND_AUTO);
+    run(QCT, sc, 0, n, &o->tonly);
+    float *tb = falloc(n);
+    double best = 1e300;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ns();
+        bullet_capsules_triangles(n, &sc->a.c, &sc->t.t, tb);
+        double dt = (now_ns() - t0) / (double)n;
+        best = dt < best ? dt : best;
+    }
+    size_t th = 0, missed = 0, extra = 0;
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ht = o->f[0][i] <= 1.0f, hb = tb[i] <= 1.0f;
+        th += (size_t)ht, missed += (size_t)(ht && !hb), extra += (size_t)(!ht && hb);
+        double d = (double)o->f[0][i] - (double)tb[i];
+        d = d < 0 ? -d : d;
+        if (ht && hb && d > worst)
+            worst = d;
+    }
+    printf("%-16s %-7s %6.2f %5s\n", "capsule-triangle", "bullet", best, "");
+    printf("  bullet (btContinuousConvexCollision, btCapsuleShape, btTriangleShape margin 0): "
+           "misses %zu of toi's %zu contacts (%.1f%%), %zu hits where toi has none, largest "
+           "|t difference| %.2g where both hit\n", missed, th,
+           th ? 100.0 * (double)missed / (double)th : 0.0, extra, worst);
+    free(tb);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -166,6 +231,7 @@ int main(int argc, char **argv)
             sc.a.f[6 + k][i] = d * rng_range(&r, 0.3f, 1.5f) + rng_range(&r, -0.5f, 0.5f);
         }
     sc.plane = (toi_plane){0, 0, 1, -1.0f};
+    tris_make(&sc.t, big, &r, sc.b.f);
     outs ref, got;
     outs_make(&ref, big);
     outs_make(&got, big);
@@ -201,6 +267,9 @@ int main(int argc, char **argv)
             printf(" %6.1f%%\n", 100.0 * (double)nh / (double)small);
         }
     }
+#ifdef TOI_BENCH_BULLET
+    bullet_peer(&sc, small, &ref, quick ? 1 : 3);
+#endif
     if (bad)
         printf("MISMATCH: a backend's outputs differ from the scalar reference\n");
     return bad;

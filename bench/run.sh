@@ -49,7 +49,7 @@ if [ ${#runner[@]} -gt 0 ]; then
     { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_capsules" --quick; } |
         tee "$out/capsules.txt"
 else
-    "$build/toi_bench_capsules" | tee "$out/capsules.txt"
+    { echo "$cpu_line"; "$build/toi_bench_capsules"; } | tee "$out/capsules.txt"
 fi
 
 echo
@@ -58,7 +58,7 @@ if [ ${#runner[@]} -gt 0 ]; then
     { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_boxes" --quick; } |
         tee "$out/boxes.txt"
 else
-    "$build/toi_bench_boxes" | tee "$out/boxes.txt"
+    { echo "$cpu_line"; "$build/toi_bench_boxes"; } | tee "$out/boxes.txt"
 fi
 
 # Whole runs per implementation, side by side: the same sphere-sphere workload for each (both
