@@ -23,16 +23,6 @@ static const uint32_t special[] = {
 };
 #define NSPECIAL (sizeof special / sizeof special[0])
 
-/* FNV-1a of the family's name: a family's seeds do not depend on its row in the table, so
-   adding a family changes no other family's corpus. */
-static uint64_t name_hash(const char *name)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (; *name; name++)
-        h = (h ^ (uint8_t)*name) * 0x100000001b3u;
-    return h;
-}
-
 static void write_seed(const char *dir, const char *fam, int k, const uint8_t *buf, size_t len)
 {
     char path[512];
@@ -59,7 +49,7 @@ int main(int argc, char **argv)
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
             size_t n = sizes[si];
             t_batch b;
-            t_batch_make(&b, f, n, n, 0x5eed + (uint64_t)si * 131 + name_hash(f->name));
+            t_batch_make(&b, f, n, n, 0x5eed + (uint64_t)si * 131 + t_family_seed(f));
             unsigned flags = si & 1 ? TOI_ALL_OVERLAPS : 0;
             if ((f->flags & TOI_CULL_BACKFACES) && si % 4 >= 2)
                 flags |= TOI_CULL_BACKFACES;

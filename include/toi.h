@@ -256,6 +256,14 @@ TOI_API ptrdiff_t toi_sweep_capsules_triangles(size_t n, const toi_capsules *c,
                                                const toi_triangles *tri, unsigned flags,
                                                const toi_hits *out);
 
+/* each of n capsules against the whole set of ntris triangles: the earliest hit, ties to the
+   lowest triangle index, out->index[i] the triangle hit (UINT32_MAX when none), every output
+   that triangle's pair query gives; ntris = 0: every capsule misses. p0 = p1:
+   toi_sweep_spheres_triangle_set bit for bit. */
+TOI_API ptrdiff_t toi_sweep_capsules_triangle_set(size_t n, const toi_capsules *c, size_t ntris,
+                                                  const toi_triangles *tri, unsigned flags,
+                                                  const toi_hits *out);
+
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
    unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, avx512, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it

@@ -222,6 +222,25 @@ ptrdiff_t toi_sweep_capsules_triangles_on(const toi_kernels *k, size_t n,
     return (ptrdiff_t)k->capsules_triangles(n, c, tri, flags, out);
 }
 
+/* As the sphere set: ntris = 0 is valid (then tri may be NULL), at most UINT32_MAX - 1. */
+ptrdiff_t toi_sweep_capsules_triangle_set_on(const toi_kernels *k, size_t n,
+                                             const toi_capsules *c, size_t ntris,
+                                             const toi_triangles *tri, unsigned flags,
+                                             const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!capsules_ok(c) || (ntris && !triangles_ok(tri)) || ntris >= UINT32_MAX)
+        return TOI_EINVAL;
+    static const float none[1];
+    static const toi_triangles empty = {none, none, none, none, none, none, none, none, none};
+    if (ntris == 0)
+        tri = &empty;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->capsules_triangle_set(n, c, ntris, tri, flags, out);
+}
+
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
                             unsigned flags, const toi_hits *out)
 {
@@ -299,6 +318,14 @@ ptrdiff_t toi_sweep_capsules_triangles(size_t n, const toi_capsules *c,
                                        const toi_hits *out)
 {
     return toi_sweep_capsules_triangles_on(toi_active_kernels(), n, c, tri, flags, out);
+}
+
+ptrdiff_t toi_sweep_capsules_triangle_set(size_t n, const toi_capsules *c, size_t ntris,
+                                          const toi_triangles *tri, unsigned flags,
+                                          const toi_hits *out)
+{
+    return toi_sweep_capsules_triangle_set_on(toi_active_kernels(), n, c, ntris, tri, flags,
+                                              out);
 }
 
 static inline int boxes_ok(const toi_boxes *b)

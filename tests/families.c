@@ -166,6 +166,15 @@ static ptrdiff_t call_capsules_triangles(const toi_kernels *k, size_t n, const t
              : toi_sweep_capsules_triangles(n, &c, &t, flags, out);
 }
 
+static ptrdiff_t call_capsules_tri_set(const toi_kernels *k, size_t n, const t_args *a,
+                                      unsigned flags, const toi_hits *out)
+{
+    toi_capsules c = capsules_at(a->q);
+    toi_triangles t = tris_at(a->set[0]);
+    return k ? toi_sweep_capsules_triangle_set_on(k, n, &c, a->nset[0], &t, flags, out)
+             : toi_sweep_capsules_triangle_set(n, &c, a->nset[0], &t, flags, out);
+}
+
 static toi_boxes boxes_at(const float *const *f)
 {
     return (toi_boxes){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7],
@@ -221,6 +230,10 @@ const t_family t_families[] = {
     {.name = "capsules_triangles", .qkind = "pppooovvvr" "pppoooooo", .normal_param = -1,
      .writes_feature = 1, .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
      .call = call_capsules_triangles},
+    {.name = "capsules_tri_set", .qkind = "pppooovvvr", .nsets = 1, .skind = {"pppoooooo"},
+     .normal_param = -1, .writes_index = 1, .index_set = 0, .writes_feature = 1,
+     .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
+     .call = call_capsules_tri_set},
     {.name = "boxes", .qkind = "pppvvvqqqqhhh" "pppvvvqqqqhhh", .normal_param = -1,
      .writes_exit = 1, .flags = TOI_ALL_OVERLAPS, .call = call_boxes},
     {.name = "box_pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppvvvqqqqhhh"},
@@ -228,6 +241,14 @@ const t_family t_families[] = {
      .call = call_box_pairs},
 };
 const int t_nfamilies = (int)(sizeof t_families / sizeof t_families[0]);
+
+uint64_t t_family_seed(const t_family *f)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (const char *c = f->name; *c; c++)
+        h = (h ^ (uint8_t)*c) * 0x100000001b3u;
+    return h;
+}
 
 const t_family *t_family_named(const char *name)
 {

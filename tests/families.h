@@ -73,6 +73,9 @@ typedef struct t_family {
 extern const t_family t_families[];
 extern const int t_nfamilies;
 const t_family *t_family_named(const char *name);
+/* A seed from the family's name (FNV-1a): draws that do not depend on its row in the table, so
+   adding a family changes no other family's inputs. */
+uint64_t t_family_seed(const t_family *f);
 
 static inline int t_nq(const t_family *f) { return (int)__builtin_strlen(f->qkind); }
 static inline int t_nset_arrays(const t_family *f, int s)

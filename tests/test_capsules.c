@@ -36,6 +36,7 @@ static void group_end(const char *what)
 #define GOLDEN_CAPSULES 0x62bd68f9b31407c6ull
 #define GOLDEN_CAPSULE_PAIRS 0xd5ed5fa7fd628825ull
 #define GOLDEN_CAPSULE_TRIS 0x4281627095fd2522ull
+#define GOLDEN_CAPSULE_TRI_SET 0x967b489d710600b9ull
 
 #define EPS ((ld)FLT_EPSILON)
 
@@ -1744,12 +1745,195 @@ static void case_tri_golden(const void *ctx)
     t_hits_free(&o);
 }
 
+/* ---- sets ---- */
+
+/* A batch of capsules and a set of triangles drawn together (triangle j of the set from the
+   draw of capsule j % n, so they meet). */
+static void gen_set(rng *r, t_cap *b, size_t n, t_tri *tr, size_t ntris, size_t off)
+{
+    float q[10], T[9];
+    for (size_t j = 0; j < (n > ntris ? n : ntris); j++) {
+        gen_capsule_tri(r, -1, q, T);
+        if (j < n)
+            cap_set(b, off + j, q);
+        if (j < ntris)
+            tri_set(tr, j, T);
+    }
+}
+
+/* Every backend against the scalar reference, and the scalar set against its own pair query
+   on every triangle (the earliest, lowest index on ties; the winner's outputs). */
+static void case_tri_set_differential(const void *ctx)
+{
+    (void)ctx;
+    enum { MAXN = 40, MAXT = 70 };
+    t_cap b;
+    t_tri tr, one;
+    t_hits ref, got, pair;
+    cap_alloc(&b, MAXN + 4);
+    t_tri_alloc(&tr, MAXT);
+    t_tri_alloc(&one, 1);
+    t_hits_alloc(&ref, MAXN + 4);
+    t_hits_alloc(&got, MAXN + 4);
+    t_hits_alloc(&pair, 1);
+    rng r = {0x5E7C};
+    size_t done = 0, target = t_count(60000), hits = 0; /* capsule-triangle tests */
+    int failed[8] = {0}, pair_fail = 0;
+    while (done < target) {
+        size_t n = 1 + rng_below(&r, MAXN), ntris = rng_below(&r, MAXT + 1);
+        size_t off = rng_below(&r, 4);
+        unsigned flags = tri_flags(&r);
+        gen_set(&r, &b, n, &tr, ntris, off);
+        toi_capsules c = cap_off(&b, off);
+        uint32_t mode = rng_below(&r, 3);
+        uint32_t mask = mode == 0 ? 0 : mode == 1 ? rng_below(&r, 256) : 0xff;
+        toi_hits o0 = tri_view(&ref, off, mask), o1 = tri_view(&got, off, mask);
+        t_hits_fill(&ref, 0x5A);
+        ptrdiff_t want = t_capsules_tri_set(&t_impls[0], n, &c, ntris, &tr.t, flags, &o0);
+        hits += (size_t)(want > 0 ? want : 0);
+        for (int bi = 1; bi < t_nimpls; bi++) {
+            if (failed[bi])
+                continue;
+            t_hits_fill(&got, 0x5A);
+            ptrdiff_t gr = t_capsules_tri_set(&t_impls[bi], n, &c, ntris, &tr.t, flags, &o1);
+            size_t at;
+            int k = t_hits_diff(&ref, &got, n + 4, &at);
+            if (k >= 0 || gr != want) {
+                failed[bi] = 1;
+                CHECK(0, "%s: %s[%zu] differs from scalar (count %td vs %td; %zu triangles)",
+                      t_impls[bi].name, k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, gr, want,
+                      ntris);
+            }
+        }
+        /* the set is the earliest of its pairs (every output of the winner's pair query) */
+        for (size_t i = 0; i < n && !pair_fail && mask == 0xff; i++) {
+            float bt = TOI_NO_HIT;
+            uint32_t win = UINT32_MAX;
+            toi_capsules ci = cap_off(&b, off + i);
+            for (size_t j = 0; j < ntris; j++) {
+                tri_set(&one, 0, (const float[9]){tr.f[0][j], tr.f[1][j], tr.f[2][j],
+                                                  tr.f[3][j], tr.f[4][j], tr.f[5][j],
+                                                  tr.f[6][j], tr.f[7][j], tr.f[8][j]});
+                t_capsules_tris(&t_impls[0], 1, &ci, &one.t, flags, &pair.h);
+                if (pair.f[0][0] < bt) {
+                    bt = pair.f[0][0];
+                    win = (uint32_t)j;
+                }
+            }
+            if (ref.index[off + i] != win || float_bits(ref.f[0][off + i]) != float_bits(bt)) {
+                pair_fail = 1;
+                CHECK(0, "capsule %zu: the set gives t %.9g index %u, its pairs %.9g index %u", i,
+                      ref.f[0][off + i], ref.index[off + i], bt, win);
+            } else if (win != UINT32_MAX) {
+                tri_set(&one, 0, (const float[9]){tr.f[0][win], tr.f[1][win], tr.f[2][win],
+                                                  tr.f[3][win], tr.f[4][win], tr.f[5][win],
+                                                  tr.f[6][win], tr.f[7][win], tr.f[8][win]});
+                t_capsules_tris(&t_impls[0], 1, &ci, &one.t, flags, &pair.h);
+                for (int k = 0; k < T_NOUT && !pair_fail; k++)
+                    if (float_bits(pair.f[k][0]) != float_bits(ref.f[k][off + i])) {
+                        pair_fail = 1;
+                        CHECK(0, "capsule %zu: the set's %s differs from the winner's pair query",
+                              i, t_out_name(k));
+                    }
+                CHECK(pair.feature[0] == ref.feature[off + i], "capsule %zu: feature %u vs the "
+                      "pair's %u", i, ref.feature[off + i], pair.feature[0]);
+            }
+        }
+        done += n * (ntris ? ntris : 1);
+    }
+    printf("    %zu capsule-triangle tests in sets per backend (%zu capsules hit), bit for bit\n",
+           done, hits);
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_tri_free(&one);
+    t_hits_free(&ref);
+    t_hits_free(&got);
+    t_hits_free(&pair);
+}
+
+/* p0 = p1: the sphere set query bit for bit. */
+static void case_tri_set_equivalence(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { MAXN = 40, MAXT = 70 };
+    t_cap b;
+    t_sph s;
+    t_tri tr;
+    t_hits h1, h2;
+    cap_alloc(&b, MAXN);
+    t_spheres_alloc(&s, MAXN);
+    t_tri_alloc(&tr, MAXT);
+    t_hits_alloc(&h1, MAXN);
+    t_hits_alloc(&h2, MAXN);
+    rng r = {0xE0C8};
+    for (int round = 0; round < 60; round++) {
+        size_t n = 1 + rng_below(&r, MAXN), ntris = rng_below(&r, MAXT + 1);
+        unsigned flags = tri_flags(&r);
+        gen_set(&r, &b, n, &tr, ntris, 0);
+        for (size_t i = 0; i < n; i++) {
+            b.f[3][i] = b.f[0][i], b.f[4][i] = b.f[1][i], b.f[5][i] = b.f[2][i];
+            const float sp[7] = {b.f[0][i], b.f[1][i], b.f[2][i], b.f[6][i],
+                                 b.f[7][i], b.f[8][i], b.f[9][i]};
+            for (int k = 0; k < 7; k++)
+                s.f[k][i] = sp[k];
+        }
+        t_hits_fill(&h1, 0x5A);
+        t_hits_fill(&h2, 0x5A);
+        ptrdiff_t r1 = t_capsules_tri_set(im, n, &b.c, ntris, &tr.t, flags, &h1.h);
+        ptrdiff_t r2 = t_tri_set(im, n, &s.s, ntris, &tr.t, flags, &h2.h);
+        size_t at;
+        int k = t_hits_diff(&h1, &h2, n, &at);
+        CHECK(k < 0 && r1 == r2, "round %d: %s[%zu] differs from the sphere set (count %td vs "
+              "%td)", round, k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, r1, r2);
+        if (k >= 0 || r1 != r2)
+            break;
+    }
+    cap_free(&b);
+    t_spheres_free(&s);
+    t_tri_free(&tr);
+    t_hits_free(&h1);
+    t_hits_free(&h2);
+}
+
+static void case_tri_set_golden(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { GN = 200, GT = 64 };
+    t_cap b;
+    t_tri tr;
+    t_hits o;
+    cap_alloc(&b, GN);
+    t_tri_alloc(&tr, GT);
+    t_hits_alloc(&o, GN);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned f = 0; f < 4; f++) {
+        unsigned flags = (f & 1 ? TOI_ALL_OVERLAPS : 0) | (f & 2 ? TOI_CULL_BACKFACES : 0);
+        rng r = {0x5E70 + f};
+        gen_set(&r, &b, GN, &tr, GT, 0);
+        ptrdiff_t ret = t_capsules_tri_set(im, GN, &b.c, GT, &tr.t, flags, &o.h);
+        for (int k = 0; k < T_NOUT; k++)
+            h = fnv(h, o.f[k], GN * sizeof(float));
+        h = fnv(h, o.feature, GN);
+        h = fnv(h, o.index, GN * sizeof(uint32_t));
+        h = fnv(h, &ret, sizeof ret);
+    }
+    printf("    %s: capsule-triangle set 0x%016llx\n", im->name, (unsigned long long)h);
+    CHECK(h == GOLDEN_CAPSULE_TRI_SET, "%s: capsule-triangle set hashes to 0x%016llx, golden "
+          "0x%016llx", im->name, (unsigned long long)h,
+          (unsigned long long)GOLDEN_CAPSULE_TRI_SET);
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_hits_free(&o);
+}
+
 void group_capsule_tri_contract(void)
 {
     group_begin();
     t_run_impls("capsule-triangle/contract cases", case_tri_hand);
     t_run_impls("capsule-triangle/p0 = p1 is the sphere-triangle query, bit for bit",
                 case_tri_equivalence);
+    t_run_impls("capsule-triangle set/p0 = p1 is the sphere set query, bit for bit",
+                case_tri_set_equivalence);
     group_end("triangle contract");
 }
 
@@ -1758,6 +1942,8 @@ void group_capsule_tri_differential(void)
     group_begin();
     t_run("capsule-triangle/differential: every backend vs scalar", case_tri_differential,
           NULL);
+    t_run("capsule-triangle set/differential: every backend vs scalar, and the earliest of "
+          "its pairs", case_tri_set_differential, NULL);
     group_end("triangle differential");
 }
 
@@ -1773,5 +1959,6 @@ void group_capsule_tri_golden(void)
 {
     group_begin();
     t_run_impls("capsule-triangle/golden hash", case_tri_golden);
+    t_run_impls("capsule-triangle set/golden hash", case_tri_set_golden);
     group_end("triangle golden");
 }

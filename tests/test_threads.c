@@ -68,7 +68,8 @@ static void *first_call_thread(void *p)
 static void make_batches(shared *sh)
 {
     for (int fi = 0; fi < t_nfamilies; fi++)
-        t_batch_make(&sh->batch[fi], &t_families[fi], BATCH, BATCH, 0x7e4d + (uint64_t)fi);
+        t_batch_make(&sh->batch[fi], &t_families[fi], BATCH, BATCH,
+                     0x7e4d + t_family_seed(&t_families[fi]));
 }
 
 static void free_batches(shared *sh)

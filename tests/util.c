@@ -238,6 +238,13 @@ ptrdiff_t t_capsules(const t_impl *im, size_t n, const toi_capsules *a, const to
             toi_sweep_capsules_on(im->k, n, a, b, flags, out));
 }
 
+ptrdiff_t t_capsules_tri_set(const t_impl *im, size_t n, const toi_capsules *c, size_t ntris,
+                             const toi_triangles *tri, unsigned flags, const toi_hits *out)
+{
+    T_QUERY(im, toi_sweep_capsules_triangle_set(n, c, ntris, tri, flags, out),
+            toi_sweep_capsules_triangle_set_on(im->k, n, c, ntris, tri, flags, out));
+}
+
 ptrdiff_t t_capsules_tris(const t_impl *im, size_t n, const toi_capsules *c,
                           const toi_triangles *tri, unsigned flags, const toi_hits *out)
 {

@@ -747,3 +747,41 @@ size_t toi_scalar_sweep_capsules_triangles(size_t n, const toi_capsules *c,
     }
     return hits;
 }
+
+/* The set scan (as the sphere set's): the first triangle with a strictly earlier t wins, the
+   scan stops at a hit at t = 0 (no t is below +0); then the winner's full result, the same
+   function, so the same t. */
+size_t toi_scalar_sweep_capsules_triangle_set(size_t n, const toi_capsules *c, size_t ntris,
+                                              const toi_triangles *tri, unsigned flags,
+                                              const toi_hits *out)
+{
+    int want = tri_want(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        capsule C = load_capsule(c, i);
+        float best = TOI_NO_HIT;
+        uint32_t win = UINT32_MAX;
+        for (size_t j = 0; j < ntris && best != 0.0f; j++) {
+            toi_result r;
+            uint8_t feat;
+            r.t = TOI_NO_HIT;
+            sweep_capsule_triangle(C, load_triangle(tri, j), flags, 0, &r, &feat);
+            if (r.t < best) {
+                best = r.t;
+                win = (uint32_t)j;
+            }
+        }
+        toi_result r;
+        uint8_t feat = TOI_FEATURE_NONE;
+        toi_scalar_miss(&r);
+        if (win != UINT32_MAX)
+            sweep_capsule_triangle(C, load_triangle(tri, win), flags, want, &r, &feat);
+        toi_scalar_store(out, i, &r, want == 2);
+        if (out->feature)
+            out->feature[i] = feat;
+        if (out->index)
+            out->index[i] = win;
+        hits += win != UINT32_MAX;
+    }
+    return hits;
+}

@@ -17,6 +17,7 @@ const toi_kernels toi_kernels_scalar = {
     .capsules_plane = toi_scalar_sweep_capsules_plane,
     .capsules = toi_scalar_sweep_capsules,
     .capsules_triangles = toi_scalar_sweep_capsules_triangles,
+    .capsules_triangle_set = toi_scalar_sweep_capsules_triangle_set,
     .boxes = toi_scalar_sweep_boxes,
     .box_pairs = toi_scalar_sweep_box_pairs,
 };

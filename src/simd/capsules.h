@@ -544,22 +544,19 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
     return d;
 }
 
-TOI_VINLINE size_t capsule_triangle_block(const toi_capsules *Cs, const toi_triangles *Ts,
-                                          vm all_overlaps, vm cull_on, const toi_hits *out,
-                                          size_t i, size_t cnt, int full)
+/* One capsule-triangle query per lane (capsule Cp, triangle Tw in world units) for the lanes
+   of lane_ok; want as for tri_sweep_vec. Sets *c (t, and the rest when want = 2) and *cfeat
+   (when want >= 1); returns the hit mask. */
+TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_overlaps,
+                            vm cull_on, int want, vres *c, vf *cfeat)
 {
     const vf zero = vzero(), one = vset(1.0f), inf = vset(INFINITY);
     const vf min_dir2 = vset(TOI_MIN_DIR2);
-    const int want = full ? 2 : out->feature != NULL;
-    const vcap Cp = vcap_load(Cs, i, cnt);
-    const float *const ts[9] = TOI_TRI_FIELDS(Ts);
-    vf Tw[9];
-    for (int k = 0; k < 9; k++)
-        Tw[k] = vload_n(ts[k] + i, cnt);
+    const vcap Cp = *Cpp;
     v3 Vr[3];
     vf size = tri_relative(Cp.p0, Cp.v, Cp.r, Tw, Vr);
     v3 e = v3sub(Cp.p1, Cp.p0);
-    vm point = mand(mand(veq(e.x, zero), veq(e.y, zero)), veq(e.z, zero));
+    vm point = mand(lane_ok, mand(mand(veq(e.x, zero), veq(e.y, zero)), veq(e.z, zero)));
 
     /* p0 = p1: the sphere query itself (computed when some lane is a point) */
     vres o;
@@ -572,7 +569,7 @@ TOI_VINLINE size_t capsule_triangle_block(const toi_capsules *Cs, const toi_tria
                             &o, &feat);
 
     size = vadd(size, vadd(vadd(vabs(e.x), vabs(e.y)), vabs(e.z)));
-    vm valid = mandnot(mand(vlt(size, vset(TOI_MAX_SUM)), vge(Cp.r, zero)), point);
+    vm valid = mandnot(mand(lane_ok, mand(vlt(size, vset(TOI_MAX_SUM)), vge(Cp.r, zero))), point);
     vf s = vpow2_scale(size);
     vctri T;
     TOI_UNROLL
@@ -672,21 +669,20 @@ TOI_VINLINE size_t capsule_triangle_block(const toi_capsules *Cs, const toi_tria
     vm hit_sep = mand(mandnot(approach, overlap), vle(tsep, one));
     vm chit = mand(valid, mor(hit_ov, hit_sep));
     vf t = vsel(overlap, zero, vsel(vgt(tsep, zero), tsep, zero));
-    vres c;
-    c.t = vsel(chit, t, inf);
-    c.nx = c.ny = c.nz = c.px = c.py = c.pz = c.depth = zero;
-    vf cfeat = vset((float)TOI_FEATURE_NONE);
+    c->t = vsel(chit, t, inf);
+    c->nx = c->ny = c->nz = c->px = c->py = c->pz = c->depth = zero;
+    *cfeat = vset((float)TOI_FEATURE_NONE);
     if (want && mbits(chit)) {
         v3 X = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
         X = v3sel(overlap, O, X); /* the scalar's origin at t = 0 */
         v3 d = ct_nearest(X, e, v, t, &T, Pk, s0, s1, dv, &q, &best, &kind, &endface, &st);
-        cfeat = vsel(chit, kind, cfeat);
+        *cfeat = vsel(chit, kind, *cfeat);
         if (want == 2) {
             vf inv_s = vdiv(one, s);
             vf len = vsqrt(best);
             vf depth = vmul(vsub(r, len), inv_s);
             depth = vsel(vgt(depth, zero), depth, zero);
-            c.depth = vsel(mand(chit, overlap), depth, zero);
+            c->depth = vsel(mand(chit, overlap), depth, zero);
             vm back = vgt(dv, zero);
             v3 nrm = v3sel(T.face_ok, v3sel(back, v3neg(T.n), T.n),
                            (v3){vset(TOI_FALLBACK_NX), vset(TOI_FALLBACK_NY),
@@ -696,32 +692,48 @@ TOI_VINLINE size_t capsule_triangle_block(const toi_capsules *Cs, const toi_tria
                         nrm);
             vm fc = mand(endface, mor(vgt(st, zero), vlt(st, zero)));
             nrm = v3sel(fc, v3sel(vgt(st, zero), T.n, v3neg(T.n)), nrm);
-            c.nx = vsel(chit, nrm.x, zero);
-            c.ny = vsel(chit, nrm.y, zero);
-            c.nz = vsel(chit, nrm.z, zero);
-            c.px = vsel(chit, vadd(Cp.p0.x, vmul(q.x, inv_s)), zero);
-            c.py = vsel(chit, vadd(Cp.p0.y, vmul(q.y, inv_s)), zero);
-            c.pz = vsel(chit, vadd(Cp.p0.z, vmul(q.z, inv_s)), zero);
+            c->nx = vsel(chit, nrm.x, zero);
+            c->ny = vsel(chit, nrm.y, zero);
+            c->nz = vsel(chit, nrm.z, zero);
+            c->px = vsel(chit, vadd(Cp.p0.x, vmul(q.x, inv_s)), zero);
+            c->py = vsel(chit, vadd(Cp.p0.y, vmul(q.y, inv_s)), zero);
+            c->pz = vsel(chit, vadd(Cp.p0.z, vmul(q.z, inv_s)), zero);
         }
     }
     /* the point lanes from the sphere query, the others from the capsule's */
     if (mbits(point)) {
-        c.t = vsel(point, o.t, c.t);
+        c->t = vsel(point, o.t, c->t);
         if (want == 2) {
-            c.nx = vsel(point, o.nx, c.nx);
-            c.ny = vsel(point, o.ny, c.ny);
-            c.nz = vsel(point, o.nz, c.nz);
-            c.px = vsel(point, o.px, c.px);
-            c.py = vsel(point, o.py, c.py);
-            c.pz = vsel(point, o.pz, c.pz);
-            c.depth = vsel(point, o.depth, c.depth);
+            c->nx = vsel(point, o.nx, c->nx);
+            c->ny = vsel(point, o.ny, c->ny);
+            c->nz = vsel(point, o.nz, c->nz);
+            c->px = vsel(point, o.px, c->px);
+            c->py = vsel(point, o.py, c->py);
+            c->pz = vsel(point, o.pz, c->pz);
+            c->depth = vsel(point, o.depth, c->depth);
         }
-        cfeat = vsel(point, feat, cfeat);
+        *cfeat = vsel(point, feat, *cfeat);
     }
+    return mor(mand(point, hit), chit);
+}
+
+TOI_VINLINE size_t capsule_triangle_block(const toi_capsules *Cs, const toi_triangles *Ts,
+                                          vm all_overlaps, vm cull_on, const toi_hits *out,
+                                          size_t i, size_t cnt, int full)
+{
+    const int want = full ? 2 : out->feature != NULL;
+    const vcap Cp = vcap_load(Cs, i, cnt);
+    const float *const ts[9] = TOI_TRI_FIELDS(Ts);
+    vf Tw[9];
+    for (int k = 0; k < 9; k++)
+        Tw[k] = vload_n(ts[k] + i, cnt);
+    vres c;
+    vf feat;
+    vm hit = ct_sweep_vec(&Cp, Tw, mconst(1), all_overlaps, cull_on, want, &c, &feat);
     vstore_res(out, i, &c, cnt, full);
     if (out->feature)
-        store_feature(out->feature + i, cfeat, cnt);
-    return vcount_n(mor(mand(point, hit), chit), cnt);
+        store_feature(out->feature + i, feat, cnt);
+    return vcount_n(hit, cnt);
 }
 
 size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *C,
@@ -738,5 +750,104 @@ size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *C,
 #define BLOCK(i, cnt, f) capsule_triangle_block(&c, &tri, all_overlaps, cull_on, &o, i, cnt, f)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    return vdone(hits);
+}
+
+/* Capsule i against the whole set (the scalar's set scan): VW triangles at a time against the
+   capsule broadcast, each lane keeping its first strictly earlier t, then the lowest index
+   among the lanes' earliest; the scan stops once a hit at t = 0 is held. The winner is then
+   recomputed alone for the outputs beyond t: the same lane operations, so the same t. */
+TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris,
+                                   const toi_triangles *T, vm all_overlaps, vm cull_on,
+                                   const toi_hits *out, int full)
+{
+    const float *const ts[9] = TOI_TRI_FIELDS(T);
+    const vcap Cp = {{vset(C->x0[i]), vset(C->y0[i]), vset(C->z0[i])},
+                     {vset(C->x1[i]), vset(C->y1[i]), vset(C->z1[i])},
+                     {vset(C->vx[i]), vset(C->vy[i]), vset(C->vz[i])},
+                     vset(C->r[i])};
+    vf lane_best = vset(INFINITY);
+    uint32_t lane_idx[VW];
+    for (size_t k = 0; k < VW; k++)
+        lane_idx[k] = UINT32_MAX;
+    float best = INFINITY;
+    for (size_t j = 0; j < ntris && best != 0.0f; j += VW) {
+        size_t cnt = ntris - j < VW ? ntris - j : VW;
+        vf Tv[9];
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vload_n(ts[k] + j, cnt);
+        vm lane_ok = vlt(lane_ids(), vset((float)cnt));
+        vres r;
+        vf feat;
+        vm hit = ct_sweep_vec(&Cp, Tv, lane_ok, all_overlaps, cull_on, 0, &r, &feat);
+        vm upd = mand(hit, vlt(r.t, lane_best));
+        unsigned bits = mbits(upd);
+        if (bits) {
+            lane_best = vsel(upd, r.t, lane_best);
+            for (size_t k = 0; k < VW; k++)
+                if (bits >> k & 1)
+                    lane_idx[k] = (uint32_t)(j + k);
+            float lb[VW];
+            vstore(lb, lane_best);
+            for (size_t k = 0; k < VW; k++)
+                best = lb[k] < best ? lb[k] : best;
+        }
+    }
+    float lb[VW];
+    vstore(lb, lane_best);
+    float bt = INFINITY;
+    uint32_t win = UINT32_MAX;
+    for (size_t k = 0; k < VW; k++)
+        if (lb[k] < bt || (lb[k] == bt && lane_idx[k] < win)) {
+            bt = lb[k];
+            win = lane_idx[k];
+        }
+    if (bt == INFINITY)
+        win = UINT32_MAX;
+    /* the winner's outputs (the sphere set's tri_store_winner, with the capsule's lanes) */
+    float res[8] = {TOI_NO_HIT, 0, 0, 0, 0, 0, 0, 0};
+    float feat_f = (float)TOI_FEATURE_NONE;
+    if (win != UINT32_MAX && (full || out->feature)) {
+        vf Tv[9];
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vset(ts[k][win]);
+        vres r;
+        vf feat;
+        ct_sweep_vec(&Cp, Tv, mconst(1), all_overlaps, cull_on, full ? 2 : 1, &r, &feat);
+        float tmp[VW];
+        const vf *src[8] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
+        for (int k = 0; k < (full ? 8 : 1); k++) {
+            vstore(tmp, *src[k]);
+            res[k] = tmp[0];
+        }
+        vstore(tmp, feat);
+        feat_f = tmp[0];
+    } else if (win != UINT32_MAX) {
+        res[0] = bt;
+    }
+    out->t[i] = res[0];
+    if (full) {
+        float *const dst[7] = {out->nx, out->ny, out->nz, out->px, out->py, out->pz, out->depth};
+        for (int k = 0; k < 7; k++)
+            if (dst[k])
+                dst[k][i] = res[1 + k];
+    }
+    if (out->feature)
+        out->feature[i] = (uint8_t)feat_f;
+    if (out->index)
+        out->index[i] = win;
+    return win != UINT32_MAX;
+}
+
+size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size_t ntris,
+                                           const toi_triangles *T, unsigned flags,
+                                           const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
+    const int full = toi_wants_full(out);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++)
+        hits += capsule_set_one(C, i, ntris, T, all_overlaps, cull_on, out, full);
     return vdone(hits);
 }

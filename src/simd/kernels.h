@@ -24,6 +24,7 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .capsules_plane = TOI_FN(sweep_capsules_plane),
     .capsules = TOI_FN(sweep_capsules),
     .capsules_triangles = TOI_FN(sweep_capsules_triangles),
+    .capsules_triangle_set = TOI_FN(sweep_capsules_triangle_set),
     .boxes = TOI_FN(sweep_boxes),
     .box_pairs = TOI_FN(sweep_box_pairs),
 };
