@@ -10,7 +10,7 @@
    of size about 2 around that body's start (capsule-triangle). The hit fraction is printed.
    Peer (when built with Bullet): btContinuousConvexCollision of a btCapsuleShape against a
    btTriangleShape on the in-cache capsule-triangle pairs, and how often it misses a contact
-   toi reports. */
+   toi reports. Then capsules against one set of 64 triangles near their paths (set_bench). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #ifdef TOI_BENCH_BULLET
@@ -178,6 +178,55 @@ static double time_q(int q, const scene *sc, size_t total, size_t n, const toi_h
     return best;
 }
 
+/* Capsules against one set of 64 triangles near their paths (triangles of size about 1 in the
+   box [-1.5, 1.5]^3 that the capsules, starting within it, cross): ns per capsule and per
+   triangle on every backend, outputs checked against the scalar reference first. */
+static int set_bench(int quick)
+{
+    enum { NT = 64 };
+    const size_t n = 1024;
+    bench_rng r = {0x5E7B};
+    caps c;
+    caps_make(&c, n, &r, -1.5f, 1.5f);
+    tris t;
+    float *ctr[3] = {falloc(NT), falloc(NT), falloc(NT)};
+    for (size_t j = 0; j < NT; j++)
+        for (int k = 0; k < 3; k++)
+            ctr[k][j] = rng_range(&r, -1.5f, 1.5f);
+    tris_make(&t, NT, &r, ctr);
+    outs ref, got;
+    outs_make(&ref, n);
+    outs_make(&got, n);
+    static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
+                                      TOI_BACKEND_AVX512, TOI_BACKEND_NEON};
+    toi_set_backend(TOI_BACKEND_SCALAR);
+    ptrdiff_t nh = toi_sweep_capsules_triangle_set(n, &c.c, NT, &t.t, 0, &ref.all);
+    int bad = 0;
+    double base = 0;
+    for (size_t b = 0; b < sizeof all / sizeof all[0]; b++) {
+        if (toi_set_backend(all[b]) != TOI_OK)
+            continue;
+        ptrdiff_t gh = toi_sweep_capsules_triangle_set(n, &c.c, NT, &t.t, 0, &got.all);
+        for (int k = 0; k < 8; k++)
+            if (memcmp(ref.f[k], got.f[k], n * sizeof(float)) != 0 || gh != nh)
+                bad = 1;
+        double best = 1e300;
+        for (int rep = 0; rep < (quick ? 2 : 9); rep++) {
+            double t0 = now_ns();
+            toi_sweep_capsules_triangle_set(n, &c.c, NT, &t.t, 0, &got.tonly);
+            double dt = (now_ns() - t0) / (double)n;
+            best = dt < best ? dt : best;
+        }
+        if (all[b] == TOI_BACKEND_SCALAR)
+            base = best;
+        printf("%-16s %-7s %9.1f ns per capsule, %6.2f per triangle, %4.1fx scalar, %5.1f%% hit\n",
+               "capsule-set 64", toi_backend_name(all[b]), best, best / NT, base / best,
+               100.0 * (double)nh / (double)n);
+    }
+    toi_set_backend(TOI_BACKEND_AUTO);
+    return bad;
+}
+
 #ifdef TOI_BENCH_BULLET
 /* Bullet on the in-cache capsule-triangle pairs: ns per pair (best of reps), its misses of
    the contacts toi reports (toi never misses one: the accuracy tests), its extra hits, and the
@@ -270,6 +319,7 @@ int main(int argc, char **argv)
 #ifdef TOI_BENCH_BULLET
     bullet_peer(&sc, small, &ref, quick ? 1 : 3);
 #endif
+    bad |= set_bench(quick);
     if (bad)
         printf("MISMATCH: a backend's outputs differ from the scalar reference\n");
     return bad;
