@@ -12,6 +12,7 @@
 #include "gen.h"
 #include "oracle.h"
 #include "tri_gen.h"
+#include "tri_judge.h"
 
 #include <float.h>
 #include <math.h>
@@ -1489,73 +1490,19 @@ static void case_tri_differential(const void *ctx)
 
 /* ---- the long-double oracle: f(t) = min over u of dist(p0 + t v + u e, triangle), the
    inner minimum by golden-section search over u (the distance from a convex set is convex
-   along a line), the triangle's nearest point by test_triangles_acc.c's rule (own copy:
-   plane foot when inside, else the nearest clamped edge point) ---- */
+   along a line), the triangle's nearest point by the triangle oracle's tri_closest_ld ---- */
 typedef struct ct_q {
     ld p0[3], e[3], v[3], V[3][3];
 } ct_q;
 
 static ld ctdot(const ld a[3], const ld b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-static void ct_closest(const ct_q *q, const ld x[3], ld out[3])
-{
-    ld e1[3], e2[3], N[3];
-    for (int k = 0; k < 3; k++)
-        e1[k] = q->V[1][k] - q->V[0][k], e2[k] = q->V[2][k] - q->V[0][k];
-    N[0] = e1[1] * e2[2] - e1[2] * e2[1];
-    N[1] = e1[2] * e2[0] - e1[0] * e2[2];
-    N[2] = e1[0] * e2[1] - e1[1] * e2[0];
-    ld NN = ctdot(N, N);
-    if (NN > 0) {
-        ld d[3], f[3];
-        for (int k = 0; k < 3; k++)
-            d[k] = x[k] - q->V[0][k];
-        ld h = ctdot(d, N) / NN;
-        for (int k = 0; k < 3; k++)
-            f[k] = x[k] - h * N[k];
-        int in = 1;
-        for (int k = 0; k < 3; k++) {
-            const ld *a = q->V[k], *b2 = q->V[(k + 1) % 3];
-            ld ab[3], af[3], c[3];
-            for (int j = 0; j < 3; j++)
-                ab[j] = b2[j] - a[j], af[j] = f[j] - a[j];
-            c[0] = ab[1] * af[2] - ab[2] * af[1];
-            c[1] = ab[2] * af[0] - ab[0] * af[2];
-            c[2] = ab[0] * af[1] - ab[1] * af[0];
-            in &= ctdot(c, N) >= 0;
-        }
-        if (in) {
-            for (int k = 0; k < 3; k++)
-                out[k] = f[k];
-            return;
-        }
-    }
-    ld best = INFINITY;
-    for (int k = 0; k < 3; k++) {
-        const ld *a = q->V[k], *b2 = q->V[(k + 1) % 3];
-        ld ab[3], ax[3];
-        for (int j = 0; j < 3; j++)
-            ab[j] = b2[j] - a[j], ax[j] = x[j] - a[j];
-        ld L = ctdot(ab, ab), sp = L > 0 ? ctdot(ax, ab) / L : 0;
-        sp = sp < 0 ? 0 : sp > 1 ? 1 : sp;
-        ld c[3], d[3];
-        for (int j = 0; j < 3; j++)
-            c[j] = a[j] + sp * ab[j], d[j] = x[j] - c[j];
-        ld d2 = ctdot(d, d);
-        if (d2 < best) {
-            best = d2;
-            for (int j = 0; j < 3; j++)
-                out[j] = c[j];
-        }
-    }
-}
-
 /* the segment's point at (t, u) and its distance from the triangle (its nearest point c) */
 static ld ct_dist_u(const ct_q *q, ld t, ld u, ld x[3], ld c[3])
 {
     for (int k = 0; k < 3; k++)
         x[k] = q->p0[k] + t * q->v[k] + u * q->e[k];
-    ct_closest(q, x, c);
+    tri_closest_ld(q->V, x, c);
     return ld_norm3(x[0] - c[0], x[1] - c[1], x[2] - c[2]);
 }
 
@@ -1662,7 +1609,7 @@ static void acc_capsule_tri(const void *ctx)
                     world += ld_abs(b.f[k][i]);
                 }
                 ld on[3], xs[3], best = INFINITY;
-                ct_closest(&q, pq, on);
+                tri_closest_ld(q.V, pq, on);
                 ld off_tri = ld_norm3(pq[0] - on[0], pq[1] - on[1], pq[2] - on[2]);
                 for (int k = 0; k < 3; k++) /* its distance from the segment at t */
                     xs[k] = pq[k] - (ld)t * q.v[k];

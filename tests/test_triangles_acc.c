@@ -28,23 +28,23 @@ static void cross(const ld a[3], const ld b[3], ld o[3])
 
 /* The triangle's point nearest x (long double): the plane foot when it falls inside (signs
    of the three sub-triangle normals against N), else the nearest clamped segment point. */
-static void closest(const tri_q *q, const ld x[3], ld out[3])
+void tri_closest_ld(const ld V[3][3], const ld x[3], ld out[3])
 {
     ld e1[3], e2[3], N[3];
     for (int k = 0; k < 3; k++)
-        e1[k] = q->V[1][k] - q->V[0][k], e2[k] = q->V[2][k] - q->V[0][k];
+        e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
     cross(e1, e2, N);
     ld NN = dot(N, N);
     if (NN > 0) {
         ld d[3];
         for (int k = 0; k < 3; k++)
-            d[k] = x[k] - q->V[0][k];
+            d[k] = x[k] - V[0][k];
         ld h = dot(d, N) / NN, f[3];
         for (int k = 0; k < 3; k++)
             f[k] = x[k] - h * N[k];
         int in = 1;
         for (int k = 0; k < 3; k++) {
-            const ld *a = q->V[k], *b = q->V[(k + 1) % 3];
+            const ld *a = V[k], *b = V[(k + 1) % 3];
             ld ab[3], af[3], c[3];
             for (int j = 0; j < 3; j++)
                 ab[j] = b[j] - a[j], af[j] = f[j] - a[j];
@@ -59,7 +59,7 @@ static void closest(const tri_q *q, const ld x[3], ld out[3])
     }
     ld best = INFINITY;
     for (int k = 0; k < 3; k++) {
-        const ld *a = q->V[k], *b = q->V[(k + 1) % 3];
+        const ld *a = V[k], *b = V[(k + 1) % 3];
         ld ab[3], ax[3];
         for (int j = 0; j < 3; j++)
             ab[j] = b[j] - a[j], ax[j] = x[j] - a[j];
@@ -75,6 +75,11 @@ static void closest(const tri_q *q, const ld x[3], ld out[3])
                 out[j] = c[j];
         }
     }
+}
+
+static void closest(const tri_q *q, const ld x[3], ld out[3])
+{
+    tri_closest_ld(q->V, x, out);
 }
 
 static void at(const tri_q *q, ld t, ld x[3])

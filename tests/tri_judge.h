@@ -27,6 +27,9 @@ tri_judge tri_judge_make(const float S[7], const float T[9], unsigned flags);
 int tri_judge_outputs(const tri_judge *j, const float o[8], unsigned feature, size_t id);
 void tri_judge_print(const tri_judge *j, const float S[7], const float T[9], const float o[8],
                      unsigned feature, unsigned flags);
+/* The triangle V's point nearest x (long double): the plane foot when it falls inside, else
+   the nearest clamped edge point (also the capsule-triangle oracle's). */
+void tri_closest_ld(const ld V[3][3], const ld x[3], ld out[3]);
 /* The largest point error seen by tri_judge_outputs, as a fraction of its bound. */
 extern ld acc_worst_q;
 

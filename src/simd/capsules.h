@@ -780,63 +780,21 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
         vres r;
         vf feat;
         vm hit = ct_sweep_vec(&Cp, Tv, lane_ok, all_overlaps, cull_on, 0, &r, &feat);
-        vm upd = mand(hit, vlt(r.t, lane_best));
-        unsigned bits = mbits(upd);
-        if (bits) {
-            lane_best = vsel(upd, r.t, lane_best);
-            for (size_t k = 0; k < VW; k++)
-                if (bits >> k & 1)
-                    lane_idx[k] = (uint32_t)(j + k);
-            float lb[VW];
-            vstore(lb, lane_best);
-            for (size_t k = 0; k < VW; k++)
-                best = lb[k] < best ? lb[k] : best;
-        }
+        set_lanes_keep(mand(hit, vlt(r.t, lane_best)), r.t, j, &lane_best, lane_idx, &best);
     }
-    float lb[VW];
-    vstore(lb, lane_best);
-    float bt = INFINITY;
-    uint32_t win = UINT32_MAX;
-    for (size_t k = 0; k < VW; k++)
-        if (lb[k] < bt || (lb[k] == bt && lane_idx[k] < win)) {
-            bt = lb[k];
-            win = lane_idx[k];
-        }
-    if (bt == INFINITY)
-        win = UINT32_MAX;
-    /* the winner's outputs (the sphere set's tri_store_winner, with the capsule's lanes) */
-    float res[8] = {TOI_NO_HIT, 0, 0, 0, 0, 0, 0, 0};
-    float feat_f = (float)TOI_FEATURE_NONE;
-    if (win != UINT32_MAX && (full || out->feature)) {
+    float bt;
+    uint32_t win = set_lanes_winner(lane_best, lane_idx, &bt);
+    /* the winner recomputed alone for its outputs */
+    vres r;
+    vf feat = vset((float)TOI_FEATURE_NONE);
+    int computed = win != UINT32_MAX && (full || out->feature);
+    if (computed) {
         vf Tv[9];
         for (int k = 0; k < 9; k++)
             Tv[k] = vset(ts[k][win]);
-        vres r;
-        vf feat;
         ct_sweep_vec(&Cp, Tv, mconst(1), all_overlaps, cull_on, full ? 2 : 1, &r, &feat);
-        float tmp[VW];
-        const vf *src[8] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
-        for (int k = 0; k < (full ? 8 : 1); k++) {
-            vstore(tmp, *src[k]);
-            res[k] = tmp[0];
-        }
-        vstore(tmp, feat);
-        feat_f = tmp[0];
-    } else if (win != UINT32_MAX) {
-        res[0] = bt;
     }
-    out->t[i] = res[0];
-    if (full) {
-        float *const dst[7] = {out->nx, out->ny, out->nz, out->px, out->py, out->pz, out->depth};
-        for (int k = 0; k < 7; k++)
-            if (dst[k])
-                dst[k][i] = res[1 + k];
-    }
-    if (out->feature)
-        out->feature[i] = (uint8_t)feat_f;
-    if (out->index)
-        out->index[i] = win;
-    return win != UINT32_MAX;
+    return set_store(out, i, win, bt, computed, &r, feat, full);
 }
 
 size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size_t ntris,

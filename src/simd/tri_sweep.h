@@ -358,32 +358,53 @@ TOI_VINLINE vm tri_plane_live(const v3 Vr[3], vf size, vf rin, float tb, float s
     return mandnot(live, apart);
 }
 
-/* Sphere i's result in a set or mesh query (sphere p0, vin, rin broadcast): the winning
-   triangle (its coordinates Tw, its index win, its time bt) recomputed alone for the
-   outputs beyond t - the same lane operations, so the same t - or a miss when win is
-   UINT32_MAX. Returns whether it hit. */
-TOI_VINLINE size_t tri_store_winner(const v3 p0, const v3 vin, vf rin, const float Tw[9],
-                                    uint32_t win, float bt, vm all_overlaps, vm cull_on,
-                                    const toi_hits *out, size_t i, int full)
+/* A set scan's lanes: each lane keeps its first strictly earlier t (upd: the lanes whose hit
+   t beats their best so far) with its triangle's index j + lane; *best, the earliest of all. */
+TOI_VINLINE void set_lanes_keep(vm upd, vf t, size_t j, vf *lane_best, uint32_t lane_idx[VW],
+                                float *best)
+{
+    unsigned bits = mbits(upd);
+    if (!bits)
+        return;
+    *lane_best = vsel(upd, t, *lane_best);
+    for (size_t k = 0; k < VW; k++)
+        if (bits >> k & 1)
+            lane_idx[k] = (uint32_t)(j + k);
+    float lb[VW];
+    vstore(lb, *lane_best);
+    for (size_t k = 0; k < VW; k++)
+        *best = lb[k] < *best ? lb[k] : *best;
+}
+
+/* The earliest of the lanes, the lowest index on ties (*bt its time); UINT32_MAX for none. */
+TOI_VINLINE uint32_t set_lanes_winner(vf lane_best, const uint32_t lane_idx[VW], float *bt)
+{
+    float lb[VW];
+    vstore(lb, lane_best);
+    uint32_t win = UINT32_MAX;
+    *bt = INFINITY;
+    for (size_t k = 0; k < VW; k++)
+        if (lb[k] < *bt || (lb[k] == *bt && lane_idx[k] < win)) {
+            *bt = lb[k];
+            win = lane_idx[k];
+        }
+    return *bt == INFINITY ? UINT32_MAX : win;
+}
+
+/* Query i's set result: lane 0 of the winner's recomputed outputs r and feature (when
+   `computed`), else t = bt alone; a miss when win is UINT32_MAX. Returns whether it hit. */
+TOI_VINLINE size_t set_store(const toi_hits *out, size_t i, uint32_t win, float bt, int computed,
+                             const vres *r, vf feat, int full)
 {
     float res[T_SET_NOUT];
     float feat_f = (float)TOI_FEATURE_NONE;
     TOI_UNROLL
     for (int k = 0; k < T_SET_NOUT; k++)
         res[k] = k == 0 ? TOI_NO_HIT : 0.0f;
-    if (win != UINT32_MAX && (full || out->feature)) {
-        vf Tv[9];
-        TOI_UNROLL
-        for (int k = 0; k < 9; k++)
-            Tv[k] = vset(Tw[k]);
-        v3 Vr[3];
-        vf size = tri_relative(p0, vin, rin, Tv, Vr);
-        vres r;
-        vf feat = vset((float)TOI_FEATURE_NONE);
-        tri_sweep_vec(p0, vin, rin, Tv, Vr, size, mconst(1), all_overlaps, cull_on,
-                      full ? 2 : 1, &r, &feat);
+    if (win != UINT32_MAX && computed) {
         float tmp[VW];
-        const vf *src[T_SET_NOUT] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
+        const vf *src[T_SET_NOUT] = {&r->t, &r->nx, &r->ny, &r->nz, &r->px, &r->py, &r->pz,
+                                     &r->depth};
         for (int k = 0; k < (full ? T_SET_NOUT : 1); k++) {
             vstore(tmp, *src[k]);
             res[k] = tmp[0];
@@ -395,19 +416,40 @@ TOI_VINLINE size_t tri_store_winner(const v3 p0, const v3 vin, vf rin, const flo
     }
     out->t[i] = res[0];
     if (full) {
-        if (out->nx) out->nx[i] = res[1];
-        if (out->ny) out->ny[i] = res[2];
-        if (out->nz) out->nz[i] = res[3];
-        if (out->px) out->px[i] = res[4];
-        if (out->py) out->py[i] = res[5];
-        if (out->pz) out->pz[i] = res[6];
-        if (out->depth) out->depth[i] = res[7];
+        float *const dst[7] = {out->nx, out->ny, out->nz, out->px, out->py, out->pz, out->depth};
+        for (int k = 0; k < 7; k++)
+            if (dst[k])
+                dst[k][i] = res[1 + k];
     }
     if (out->feature)
         out->feature[i] = (uint8_t)feat_f;
     if (out->index)
         out->index[i] = win;
     return win != UINT32_MAX;
+}
+
+/* Sphere i's result in a set or mesh query (sphere p0, vin, rin broadcast): the winning
+   triangle (its coordinates Tw, its index win, its time bt) recomputed alone for the
+   outputs beyond t - the same lane operations, so the same t - or a miss when win is
+   UINT32_MAX. Returns whether it hit. */
+TOI_VINLINE size_t tri_store_winner(const v3 p0, const v3 vin, vf rin, const float Tw[9],
+                                    uint32_t win, float bt, vm all_overlaps, vm cull_on,
+                                    const toi_hits *out, size_t i, int full)
+{
+    vres r;
+    vf feat = vset((float)TOI_FEATURE_NONE);
+    int computed = win != UINT32_MAX && (full || out->feature);
+    if (computed) {
+        vf Tv[9];
+        TOI_UNROLL
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vset(Tw[k]);
+        v3 Vr[3];
+        vf size = tri_relative(p0, vin, rin, Tv, Vr);
+        tri_sweep_vec(p0, vin, rin, Tv, Vr, size, mconst(1), all_overlaps, cull_on,
+                      full ? 2 : 1, &r, &feat);
+    }
+    return set_store(out, i, win, bt, computed, &r, feat, full);
 }
 
 #define TOI_TRI_FIELDS(T) \

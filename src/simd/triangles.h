@@ -113,32 +113,12 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
         vf feat = vset((float)TOI_FEATURE_NONE);
         vm hit = tri_sweep_vec(p0, vin, rin, Tv, Vr, size, live, all_overlaps, cull_on, 0, &r,
                                &feat);
-        vm upd = mand(hit, vlt(r.t, lane_best));
-        unsigned bits = mbits(upd);
-        if (bits) {
-            lane_best = vsel(upd, r.t, lane_best);
-            for (size_t k = 0; k < VW; k++)
-                if (bits >> k & 1)
-                    lane_idx[k] = (uint32_t)(j + k);
-            float lb[VW];
-            vstore(lb, lane_best);
-            for (size_t k = 0; k < VW; k++)
-                best = lb[k] < best ? lb[k] : best;
-        }
+        set_lanes_keep(mand(hit, vlt(r.t, lane_best)), r.t, j, &lane_best, lane_idx, &best);
     }
 
     /* the earliest, lowest index on ties */
-    float lb[VW];
-    vstore(lb, lane_best);
-    float bt = INFINITY;
-    uint32_t win = UINT32_MAX;
-    for (size_t k = 0; k < VW; k++)
-        if (lb[k] < bt || (lb[k] == bt && lane_idx[k] < win)) {
-            bt = lb[k];
-            win = lane_idx[k];
-        }
-    if (bt == INFINITY)
-        win = UINT32_MAX;
+    float bt;
+    uint32_t win = set_lanes_winner(lane_best, lane_idx, &bt);
     float Tw[9] = {0};
     if (win != UINT32_MAX)
         for (int k = 0; k < 9; k++)
