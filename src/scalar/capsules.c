@@ -708,21 +708,7 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
     /* Normal: from q toward the segment - an end's face contact, the face's unit normal on
        that end's side; with the segment on the triangle, the face normal against the motion
        (the front normal when it does not move; +x without a face). */
-    if (endface && (st > 0.0f || st < 0.0f)) {
-        res->nx = st > 0.0f ? n.x : -n.x;
-        res->ny = st > 0.0f ? n.y : -n.y;
-        res->nz = st > 0.0f ? n.z : -n.z;
-    } else if (best >= TOI_MIN_DIR2) {
-        float inv = 1.0f / len;
-        res->nx = d.x * inv, res->ny = d.y * inv, res->nz = d.z * inv;
-    } else if (face_ok) {
-        int back = dv > 0.0f;
-        res->nx = back ? -n.x : n.x;
-        res->ny = back ? -n.y : n.y;
-        res->nz = back ? -n.z : n.z;
-    } else {
-        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
-    }
+    tri_contact_normal(endface, st, n, d, best, face_ok, dv, res);
     res->px = Cp.p0.x + q.x * inv_s;
     res->py = Cp.p0.y + q.y * inv_s;
     res->pz = Cp.p0.z + q.z * inv_s;

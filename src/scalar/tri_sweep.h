@@ -251,6 +251,30 @@ static inline void nearest_point(vec3 X, const vec3 V[3], const vec3 E[3], const
     }
 }
 
+/* The contact normal from the triangle's nearest point toward the centre (dir, best = |dir|^2):
+   for a face contact (on_face, st the centre's signed distance) the face's unit normal n on
+   the centre's side; else dir / |dir|; with the centre on the triangle, the face normal against
+   the motion (dv = v.n; the front normal when it does not move); +x without a face. */
+static inline void tri_contact_normal(int on_face, float st, vec3 n, vec3 dir, float best,
+                                      int face_ok, float dv, toi_result *res)
+{
+    if (on_face && (st > 0.0f || st < 0.0f)) {
+        res->nx = st > 0.0f ? n.x : -n.x;
+        res->ny = st > 0.0f ? n.y : -n.y;
+        res->nz = st > 0.0f ? n.z : -n.z;
+    } else if (best >= TOI_MIN_DIR2) {
+        float inv = 1.0f / sqrtf(best);
+        res->nx = dir.x * inv, res->ny = dir.y * inv, res->nz = dir.z * inv;
+    } else if (face_ok) {
+        int back = dv > 0.0f;
+        res->nx = back ? -n.x : n.x;
+        res->ny = back ? -n.y : n.y;
+        res->nz = back ? -n.z : n.z;
+    } else {
+        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
+    }
+}
+
 /* The earliest candidate time so far replaced by a strictly earlier one (a select, not a
    branch: which piece wins is unpredictable). */
 static inline void earlier(float tk, float *t)
@@ -457,22 +481,7 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     /* Normal: from q toward the centre - for the face, its unit normal on the centre's side;
        when the centre is on the triangle (only at t = 0), the face normal against the
        motion (the front normal when it does not move; +x without a face). */
-    vec3 dir = sub3(X, q);
-    if (kind == TOI_FEATURE_FACE && (st > 0.0f || st < 0.0f)) {
-        res->nx = st > 0.0f ? n.x : -n.x;
-        res->ny = st > 0.0f ? n.y : -n.y;
-        res->nz = st > 0.0f ? n.z : -n.z;
-    } else if (best >= TOI_MIN_DIR2) {
-        float inv = 1.0f / sqrtf(best);
-        res->nx = dir.x * inv, res->ny = dir.y * inv, res->nz = dir.z * inv;
-    } else if (face_ok) {
-        int back = dv > 0.0f;
-        res->nx = back ? -n.x : n.x;
-        res->ny = back ? -n.y : n.y;
-        res->nz = back ? -n.z : n.z;
-    } else {
-        res->nx = TOI_FALLBACK_NX, res->ny = TOI_FALLBACK_NY, res->nz = TOI_FALLBACK_NZ;
-    }
+    tri_contact_normal(kind == TOI_FEATURE_FACE, st, n, sub3(X, q), best, face_ok, dv, res);
     /* Point: q back in world units. */
     res->px = S.p.x + q.x * inv_s;
     res->py = S.p.y + q.y * inv_s;
