@@ -425,38 +425,6 @@ size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *A, const toi_capsule
 
 /* ---- capsule against triangle (the scalar's sweep_capsule_triangle) ---- */
 
-/* A ball's vertex piece and edge piece (the scalar's vertex_time and edge_time). */
-TOI_VINLINE vf ct_vertex_time(v3 P, v3 v, vf a, vf rr)
-{
-    const vf zero = vzero();
-    vf b = v3dot(P, v);
-    vf c = vsub(v3dot(P, P), rr);
-    v3 cr = v3cross(P, v);
-    vf disc = vsub(vmul(a, rr), v3dot(cr, cr));
-    vf t = vdiv(c, vadd(vsqrt(disc), b));
-    vm ok = mand(mand(vgt(c, zero), vgt(b, zero)), mand(vge(disc, zero), vle(t, vset(1.0f))));
-    return vsel(ok, t, vset(INFINITY));
-}
-
-TOI_VINLINE vf ct_edge_time(v3 V0, v3 e, vf ee, v3 v, vf rr)
-{
-    const vf zero = vzero();
-    vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
-    v3 u = v3cross(v, e), w = v3cross(V0, e);
-    vf au = v3dot(u, u);
-    vf c = vsub(v3dot(w, w), vmul(rr, ee));
-    vf b = v3dot(u, w);
-    vf g = v3dot(u, V0);
-    vf h = vsub(vmul(au, rr), vmul(g, g));
-    vf disc = vmul(ee, h);
-    vf t = vdiv(c, vadd(vsqrt(disc), b));
-    v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
-    vf sn = v3dot(v3sub(P, V0), e);
-    vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
-                 mand(mand(vge(h, zero), vle(t, vset(1.0f))), mand(vge(sn, zero), vle(sn, ee))));
-    return vsel(ok, t, vset(INFINITY));
-}
-
 /* The triangle in the capsule's scaled coordinates, as the sphere query sets it up. */
 typedef struct vctri {
     v3 V[3], E[3], m[3], n;
@@ -472,15 +440,16 @@ TOI_VINLINE vf ct_end_ball_time(v3 X0, const vctri *T, v3 v, vf a, vf r, vf rr)
     TOI_UNROLL
     for (int k = 0; k < 3; k++)
         W[k] = v3sub(T->V[k], X0);
-    vf t = ct_vertex_time(W[0], v, a, rr);
+    vm ov = mconst(0); /* (the end's overlap is the nearest pair's, not the pieces') */
+    vf t = tri_vertex_time(W[0], v, a, rr, &ov);
     TOI_UNROLL
     for (int k = 1; k < 3; k++) {
-        vf tk = ct_vertex_time(W[k], v, a, rr);
+        vf tk = tri_vertex_time(W[k], v, a, rr, &ov);
         t = vsel(vlt(tk, t), tk, t);
     }
     TOI_UNROLL
     for (int k = 0; k < 3; k++) {
-        vf tk = ct_edge_time(W[k], T->E[k], T->ee[k], v, rr);
+        vf tk = tri_edge_time(W[k], T->E[k], T->ee[k], v, rr, &ov);
         t = vsel(vlt(tk, t), tk, t);
     }
     vf s0 = vneg(v3dot(W[0], T->n));

@@ -93,6 +93,45 @@ TOI_VINLINE void tri_nearest(v3 X, const v3 V[3], const v3 E[3], const v3 m[3], 
     *kind = vsel(face, vset((float)TOI_FEATURE_FACE), *kind);
 }
 
+/* A vertex's ball (the scalar's vertex_time): its candidate time, +Inf when not entered in
+   (0, 1]; *overlap gains the lanes whose start touches it. */
+TOI_VINLINE vf tri_vertex_time(v3 P, v3 v, vf a, vf rr, vm *overlap)
+{
+    const vf zero = vzero();
+    vf b = v3dot(P, v);
+    vf c = vsub(v3dot(P, P), rr);
+    v3 cr = v3cross(P, v);
+    vf disc = vsub(vmul(a, rr), v3dot(cr, cr));
+    vf t = vdiv(c, vadd(vsqrt(disc), b));
+    vm ok = mand(mand(vgt(c, zero), vgt(b, zero)), mand(vge(disc, zero), vle(t, vset(1.0f))));
+    *overlap = mor(*overlap, vle(c, zero));
+    return vsel(ok, t, vset(INFINITY));
+}
+
+/* An edge's cylinder (the scalar's edge_time), V0 + s e: its candidate time, +Inf when not
+   entered in (0, 1] within the segment; *overlap gains the lanes whose start touches it. */
+TOI_VINLINE vf tri_edge_time(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
+{
+    const vf zero = vzero();
+    vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
+    v3 u = v3cross(v, e), w = v3cross(V0, e);
+    vf au = v3dot(u, u);
+    vf c = vsub(v3dot(w, w), vmul(rr, ee));
+    vf b = v3dot(u, w);
+    vf g = v3dot(u, V0);
+    vf h = vsub(vmul(au, rr), vmul(g, g));
+    vf disc = vmul(ee, h);
+    vf t = vdiv(c, vadd(vsqrt(disc), b));
+    v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
+    vf sn = v3dot(v3sub(P, V0), e);
+    vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
+                 mand(mand(vge(h, zero), vle(t, vset(1.0f))), mand(vge(sn, zero), vle(sn, ee))));
+    const v3 O = {zero, zero, zero};
+    vf sn0 = v3dot(v3sub(O, V0), e);
+    *overlap = mor(*overlap, mand(mand(edge_ok, vle(c, zero)), mand(vge(sn0, zero), vle(sn0, ee))));
+    return vsel(ok, t, vset(INFINITY));
+}
+
 /* One query per lane. p0, vin, rin: the sphere (world units); T: the triangle (world
    units, a b c); Vr: the vertices relative to
    its start centre; size: the scalar's size of that relative geometry; lane_ok: lanes to
@@ -165,41 +204,14 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     if (mbits(mand(face_near, valid)))
         in0 = tri_inside(O, V, m);
 
-    vf tc[7], sn[3];
+    vf tc[7];
     vm overlap = mconst(0);
     TOI_UNROLL
-    for (int k = 0; k < 3; k++) {
-        vf b = v3dot(V[k], v);
-        vf c = vsub(v3dot(V[k], V[k]), rr);
-        v3 cr = v3cross(V[k], v);
-        vf disc = vsub(vmul(a, rr), v3dot(cr, cr));
-        vf t = vdiv(c, vadd(vsqrt(disc), b));
-        vm ok = mand(mand(vgt(c, zero), vgt(b, zero)), mand(vge(disc, zero), vle(t, one)));
-        tc[k] = vsel(ok, t, inf);
-        overlap = mor(overlap, vle(c, zero));
-    }
+    for (int k = 0; k < 3; k++)
+        tc[k] = tri_vertex_time(V[k], v, a, rr, &overlap);
     TOI_UNROLL
-    for (int k = 0; k < 3; k++) {
-        const v3 V0 = V[k], e = E[k];
-        vm edge_ok = vge(ee[k], min_dir2);
-        v3 u = v3cross(v, e), w = v3cross(V0, e);
-        vf au = v3dot(u, u);
-        vf c = vsub(v3dot(w, w), vmul(rr, ee[k]));
-        vf b = v3dot(u, w);
-        vf g = v3dot(u, V0);
-        vf h = vsub(vmul(au, rr), vmul(g, g));
-        vf disc = vmul(ee[k], h);
-        vf t = vdiv(c, vadd(vsqrt(disc), b));
-        v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
-        sn[k] = v3dot(v3sub(P, V0), e);
-        vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
-                     mand(mand(vge(h, zero), vle(t, one)),
-                          mand(vge(sn[k], zero), vle(sn[k], ee[k]))));
-        tc[3 + k] = vsel(ok, t, inf);
-        vf sn0 = v3dot(v3sub(O, V0), e);
-        overlap = mor(overlap, mand(mand(edge_ok, vle(c, zero)),
-                                    mand(vge(sn0, zero), vle(sn0, ee[k]))));
-    }
+    for (int k = 0; k < 3; k++)
+        tc[3 + k] = tri_edge_time(V[k], E[k], ee[k], v, rr, &overlap);
     {
         vf t = vdiv(vsub(r, ad), adv);
         v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
