@@ -264,6 +264,13 @@ TOI_API ptrdiff_t toi_sweep_capsules_triangle_set(size_t n, const toi_capsules *
                                                   const toi_triangles *tri, unsigned flags,
                                                   const toi_hits *out);
 
+/* each of n capsules against the mesh (toi_mesh_build): bit for bit what
+   toi_sweep_capsules_triangle_set returns for the same triangles (the arrays given to build, as
+   refitted) - every output, flag and backend; index = the triangle's index in those arrays;
+   cost as for toi_sweep_spheres_mesh. p0 = p1: toi_sweep_spheres_mesh bit for bit. */
+TOI_API ptrdiff_t toi_sweep_capsules_mesh(size_t n, const toi_capsules *c, const toi_mesh *m,
+                                          unsigned flags, const toi_hits *out, toi_cost *cost);
+
 /* Backends. The first call of any toi function picks the best backend this CPU supports,
    unless the environment variable TOI_BACKEND names one (scalar, sse, avx2, avx512, neon) that is
    available. Every function is thread-safe; toi_set_backend affects calls that start after it

@@ -241,6 +241,19 @@ ptrdiff_t toi_sweep_capsules_triangle_set_on(const toi_kernels *k, size_t n,
     return (ptrdiff_t)k->capsules_triangle_set(n, c, ntris, tri, flags, out);
 }
 
+ptrdiff_t toi_sweep_capsules_mesh_on(const toi_kernels *k, size_t n, const toi_capsules *c,
+                                     const toi_mesh *m, unsigned flags, const toi_hits *out,
+                                     toi_cost *cost)
+{
+    ptrdiff_t pre = precheck(n, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!capsules_ok(c) || !m)
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->capsules_mesh(n, c, m, flags, out, cost);
+}
+
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
                             unsigned flags, const toi_hits *out)
 {
@@ -326,6 +339,12 @@ ptrdiff_t toi_sweep_capsules_triangle_set(size_t n, const toi_capsules *c, size_
 {
     return toi_sweep_capsules_triangle_set_on(toi_active_kernels(), n, c, ntris, tri, flags,
                                               out);
+}
+
+ptrdiff_t toi_sweep_capsules_mesh(size_t n, const toi_capsules *c, const toi_mesh *m,
+                                  unsigned flags, const toi_hits *out, toi_cost *cost)
+{
+    return toi_sweep_capsules_mesh_on(toi_active_kernels(), n, c, m, flags, out, cost);
 }
 
 static inline int boxes_ok(const toi_boxes *b)

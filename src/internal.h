@@ -42,6 +42,8 @@ typedef struct toi_kernels {
     size_t (*capsules_triangle_set)(size_t n, const toi_capsules *c, size_t ntris,
                                     const toi_triangles *tri, unsigned flags,
                                     const toi_hits *out);
+    size_t (*capsules_mesh)(size_t n, const toi_capsules *c, const toi_mesh *m, unsigned flags,
+                            const toi_hits *out, toi_cost *cost);
     size_t (*boxes)(size_t n, const toi_boxes *a, const toi_boxes *b, unsigned flags,
                     const toi_hits *out);
     size_t (*box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
@@ -115,6 +117,9 @@ ptrdiff_t toi_sweep_capsules_triangle_set_on(const toi_kernels *k, size_t n,
                                              const toi_capsules *c, size_t ntris,
                                              const toi_triangles *tri, unsigned flags,
                                              const toi_hits *out);
+ptrdiff_t toi_sweep_capsules_mesh_on(const toi_kernels *k, size_t n, const toi_capsules *c,
+                                     const toi_mesh *m, unsigned flags, const toi_hits *out,
+                                     toi_cost *cost);
 ptrdiff_t toi_sweep_boxes_on(const toi_kernels *k, size_t n, const toi_boxes *a,
                              const toi_boxes *b, unsigned flags, const toi_hits *out);
 ptrdiff_t toi_sweep_box_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,

@@ -95,8 +95,9 @@ static inline void toi_mesh_prefetch_children(const toi_mesh *m, const toi_mesh_
 typedef struct toi_mesh_ray {
     float px, py, pz;     /* start centre */
     float ix, iy, iz;     /* 1 / v */
-    float base;           /* |v|_1 + r */
+    float base;           /* |v|_1 + r (a capsule: + |e|_1) */
     float r;
+    float elo[3], ehi[3]; /* a capsule's box stretch, below; 0 for a sphere */
     int negx, negy, negz; /* 1 / v_a < 0 */
 } toi_mesh_ray;
 
@@ -108,7 +109,27 @@ static inline toi_mesh_ray toi_mesh_ray_make(float px, float py, float pz, float
     q.ix = 1.0f / vx, q.iy = 1.0f / vy, q.iz = 1.0f / vz;
     q.base = ((__builtin_fabsf(vx) + __builtin_fabsf(vy)) + __builtin_fabsf(vz)) + r;
     q.r = r;
+    for (int a = 0; a < 3; a++)
+        q.elo[a] = q.ehi[a] = 0.0f;
     q.negx = q.ix < 0.0f, q.negy = q.iy < 0.0f, q.negz = q.iz < 0.0f;
+    return q;
+}
+
+/* A capsule (segment p0 -> p0 + e, radius r, moving by v): the path of p0 against each child
+   box stretched by -e first - along axis a, [lo_a - max(e_a, 0), hi_a - min(e_a, 0)] holds
+   every p0 whose segment reaches into [lo_a, hi_a] - then grown as for a sphere, with |e|_1
+   added to Sn (the capsule kernel's size is the sphere's plus |e|_1). The stretch comes
+   after e_a is taken from the unstretched box, so Sn still bounds the distance from p0 to
+   the box's triangles. With e = 0 every value is the sphere's, bit for bit. */
+static inline toi_mesh_ray toi_mesh_ray_capsule(const float p0[3], const float e[3],
+                                                const float v[3], float r)
+{
+    toi_mesh_ray q = toi_mesh_ray_make(p0[0], p0[1], p0[2], v[0], v[1], v[2], r);
+    q.base = q.base + ((__builtin_fabsf(e[0]) + __builtin_fabsf(e[1])) + __builtin_fabsf(e[2]));
+    for (int a = 0; a < 3; a++) {
+        q.elo[a] = e[a] > 0.0f ? e[a] : 0.0f;
+        q.ehi[a] = e[a] < 0.0f ? e[a] : 0.0f;
+    }
     return q;
 }
 
@@ -120,6 +141,38 @@ static inline int toi_mesh_sphere_ok(float px, float py, float pz, float vx, flo
     float z = ((((px - px) + (py - py)) + ((pz - pz) + (vx - vx))) + ((vy - vy) + (vz - vz))) +
               (r - r);
     return z == 0.0f && r >= 0.0f;
+}
+
+/* A capsule the mesh query computes at all: p0, v and r as a sphere's, and a finite p1. */
+static inline int toi_mesh_capsule_ok(const float p0[3], const float p1[3], const float v[3],
+                                      float r)
+{
+    float z = ((p1[0] - p1[0]) + (p1[1] - p1[1])) + (p1[2] - p1[2]);
+    return z == 0.0f && toi_mesh_sphere_ok(p0[0], p0[1], p0[2], v[0], v[1], v[2], r);
+}
+
+/* The traversal's best hit so far: its time and triangle index, and where the triangle
+   lies (leaf slot ref of cnt triangles, lane j) so the winner is recomputed from the mesh's
+   copy. */
+typedef struct toi_mesh_best {
+    float t;
+    uint32_t win, ref, cnt, j;
+} toi_mesh_best;
+
+/* Offer triangle j of leaf (ref, cnt), hit at t (a miss: +inf), to *b: the earliest hit
+   wins, the lowest index on equal times (the set query's winner, whatever the order of the
+   visit). */
+static inline void toi_mesh_offer(const toi_mesh *m, uint32_t ref, uint32_t cnt, uint32_t j,
+                                  float t, toi_mesh_best *b)
+{
+    if (!(t <= 1.0f))
+        return;
+    uint32_t idx = toi_mesh_index(m, ref, cnt, j);
+    if (t < b->t || (t == b->t && idx < b->win)) {
+        b->t = t;
+        b->win = idx;
+        b->ref = ref, b->cnt = cnt, b->j = j;
+    }
 }
 
 /* One pending child: its node or first slot, its count, and the time its box is entered. */

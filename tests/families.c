@@ -175,6 +175,25 @@ static ptrdiff_t call_capsules_tri_set(const toi_kernels *k, size_t n, const t_a
              : toi_sweep_capsules_triangle_set(n, &c, a->nset[0], &t, flags, out);
 }
 
+/* As call_mesh, with capsules. */
+static ptrdiff_t call_capsules_mesh(const toi_kernels *k, size_t n, const t_args *a,
+                                    unsigned flags, const toi_hits *out)
+{
+    toi_capsules c = capsules_at(a->q);
+    static const float nan1[1] = {__builtin_nanf("")};
+    toi_triangles t = tris_at(a->set[0]);
+    if (a->nset[0] == 0)
+        t = (toi_triangles){nan1, nan1, nan1, nan1, nan1, nan1, nan1, nan1, nan1};
+    size_t nt = a->nset[0] ? a->nset[0] : 1;
+    toi_mesh *m = toi_mesh_build(nt, &t);
+    if (!m || toi_mesh_refit(m, nt, &t, NULL) != TOI_OK)
+        abort();
+    ptrdiff_t r = k ? toi_sweep_capsules_mesh_on(k, n, &c, m, flags, out, NULL)
+                    : toi_sweep_capsules_mesh(n, &c, m, flags, out, NULL);
+    toi_mesh_free(m);
+    return r;
+}
+
 static toi_boxes boxes_at(const float *const *f)
 {
     return (toi_boxes){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7],
@@ -234,6 +253,10 @@ const t_family t_families[] = {
      .normal_param = -1, .writes_index = 1, .index_set = 0, .writes_feature = 1,
      .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
      .call = call_capsules_tri_set},
+    {.name = "capsules_mesh", .qkind = "pppooovvvr", .nsets = 1, .skind = {"pppoooooo"},
+     .normal_param = -1, .writes_index = 1, .index_set = 0, .writes_feature = 1,
+     .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
+     .equals = "capsules_tri_set", .call = call_capsules_mesh},
     {.name = "boxes", .qkind = "pppvvvqqqqhhh" "pppvvvqqqqhhh", .normal_param = -1,
      .writes_exit = 1, .flags = TOI_ALL_OVERLAPS, .call = call_boxes},
     {.name = "box_pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppvvvqqqqhhh"},

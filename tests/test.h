@@ -152,6 +152,8 @@ ptrdiff_t t_capsules_tris(const t_impl *im, size_t n, const toi_capsules *c,
                           const toi_triangles *tri, unsigned flags, const toi_hits *out);
 ptrdiff_t t_capsules_tri_set(const t_impl *im, size_t n, const toi_capsules *c, size_t ntris,
                              const toi_triangles *tri, unsigned flags, const toi_hits *out);
+ptrdiff_t t_capsules_mesh(const t_impl *im, size_t n, const toi_capsules *c, const toi_mesh *m,
+                          unsigned flags, const toi_hits *out, toi_cost *cost);
 void group_capsule_contract(void);
 void group_capsule_differential(void);
 void group_capsule_accuracy(void);

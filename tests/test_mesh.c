@@ -132,6 +132,81 @@ static void case_mesh_cases(const void *ctx)
     t_hits_free(&h);
 }
 
+/* Capsules with known answers on every backend, over triangle 0 = (0,0,0) (1,0,0) (0,1,0)
+   at z = 0 and one far away: a long horizontal capsule whose start point passes nowhere near
+   the triangle but whose other end falls onto it (only the stretched boxes find it), one
+   standing on each end, one beside everything, and bad capsules (non-finite p1, negative
+   r): misses. */
+static void case_capsule_mesh_cases(const void *ctx)
+{
+    const t_impl *im = ctx;
+    const float N = __builtin_nanf("");
+    const float T0[2][9] = {TRI1(0, 0, 0, 1, 0, 0, 0, 1, 0),
+                            TRI1(50, 50, 0, 51, 50, 0, 50, 51, 0)};
+    t_tri tr;
+    toi_mesh *m = build_from(&tr, 2, T0);
+    CHECK(m != NULL, "build failed");
+    if (!m) {
+        t_tri_free(&tr);
+        return;
+    }
+    enum { NC = 7 };
+    /* x0 y0 z0 x1 y1 z1 vx vy vz r */
+    const float C[NC][10] = {
+        {-20, 0.25f, 1, 0.25f, 0.25f, 1, 0, 0, -1, 0.5f},   /* lying, end over the face */
+        {0.25f, 0.25f, 1, -20, 0.25f, 1, 0, 0, -1, 0.5f},   /* the same, ends swapped */
+        {0.25f, 0.25f, 2, 0.25f, 0.25f, 3, 0, 0, -2, 0.25f}, /* standing on p0 */
+        {0.25f, 0.25f, 3, 0.25f, 0.25f, 2, 0, 0, -2, 0.25f}, /* standing on p1 */
+        {5, 5, 1, 6, 5, 1, 0, 0, -2, 0.25f},                 /* beside everything */
+        {-20, 0.25f, 1, N, 0.25f, 1, 0, 0, -1, 0.5f},       /* non-finite p1 */
+        {-20, 0.25f, 1, 0.25f, 0.25f, 1, 0, 0, -1, -0.5f},  /* negative radius */
+    };
+    float *f[10];
+    for (int k = 0; k < 10; k++) {
+        f[k] = malloc(NC * sizeof(float));
+        for (int i = 0; i < NC; i++)
+            f[k][i] = C[i][k];
+    }
+    const toi_capsules c = {f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]};
+    t_hits h;
+    t_hits_alloc(&h, NC);
+    toi_cost cost = {0, 0, 0};
+    ptrdiff_t r = t_capsules_mesh(im, NC, &c, m, 0, &h.h, &cost);
+    CHECK(r == 4, "returned %td, want 4", r);
+    const float want_t[4] = {0.5f, 0.5f, 0.875f, 0.875f};
+    for (int i = 0; i < 4; i++)
+        CHECK(fabsf(h.f[0][i] - want_t[i]) <= 1e-6f && h.index[i] == 0 &&
+                  h.feature[i] == TOI_FEATURE_FACE && h.f[3][i] == 1.0f && h.f[6][i] == 0.0f,
+              "capsule %d: t %.9g (want %g) index %u feature %u normal z %g point z %g", i,
+              h.f[0][i], want_t[i], h.index[i], h.feature[i], h.f[3][i], h.f[6][i]);
+    for (int i = 2; i < 4; i++)
+        CHECK(h.f[4][i] == 0.25f && h.f[5][i] == 0.25f, "capsule %d: point %g %g", i,
+              h.f[4][i], h.f[5][i]);
+    for (int i = 4; i < NC; i++)
+        CHECK(h.f[0][i] == TOI_NO_HIT && h.index[i] == UINT32_MAX &&
+                  h.feature[i] == TOI_FEATURE_NONE,
+              "capsule %d: a miss wanted (t %g index %u)", i, h.f[0][i], h.index[i]);
+    CHECK(cost.nv > 0 && cost.np > 0, "cost %llu %llu", (unsigned long long)cost.nv,
+          (unsigned long long)cost.np);
+    /* bad calls: nothing written */
+    t_hits_fill(&h, 0xA5);
+    toi_capsules nor = c;
+    nor.r = NULL;
+    CHECK(toi_sweep_capsules_mesh(NC, &c, NULL, 0, &h.h, NULL) == TOI_EINVAL &&
+              toi_sweep_capsules_mesh(NC, NULL, m, 0, &h.h, NULL) == TOI_EINVAL &&
+              toi_sweep_capsules_mesh(NC, &nor, m, 0, &h.h, NULL) == TOI_EINVAL &&
+              toi_sweep_capsules_mesh(NC, &c, m, 4, &h.h, NULL) == TOI_EINVAL &&
+              toi_sweep_capsules_mesh(NC, &c, m, 0, NULL, NULL) == TOI_EINVAL &&
+              toi_sweep_capsules_mesh(0, NULL, NULL, 0, NULL, NULL) == 0,
+          "capsule mesh bad calls");
+    CHECK(float_bits(h.f[0][0]) == 0xA5A5A5A5u, "a bad call wrote t");
+    for (int k = 0; k < 10; k++)
+        free(f[k]);
+    t_hits_free(&h);
+    toi_mesh_free(m);
+    t_tri_free(&tr);
+}
+
 /* Bad calls: NULL and out-of-range arguments -> NULL / TOI_EINVAL, nothing written and the
    mesh unchanged. */
 static void case_mesh_bad(const void *ctx)
@@ -300,6 +375,7 @@ static void case_mesh_memory(const void *ctx)
 void group_mesh_contract(void)
 {
     t_run_impls("contract/mesh cases", case_mesh_cases);
+    t_run_impls("contract/capsule mesh cases", case_capsule_mesh_cases);
     t_run("contract/mesh bad calls", case_mesh_bad, NULL);
     t_run("contract/mesh allocation failure", case_mesh_alloc, NULL);
     t_run("contract/mesh memory and layout", case_mesh_memory, NULL);
@@ -318,9 +394,25 @@ static const t_impl *fastest_api(void)
     return &t_impls[0];
 }
 
+/* The scene's query on backend im: its spheres, or capsules caps when not NULL; the set query
+   (set) or the mesh's. */
+static ptrdiff_t scene_query(const t_impl *im, const t_scene *sc, const toi_capsules *caps,
+                             int set, const toi_mesh *m, unsigned flags, const toi_hits *out,
+                             toi_cost *cost)
+{
+    size_t n = sc->nsph;
+    if (caps)
+        return set ? t_capsules_tri_set(im, n, caps, sc->ntris, &sc->tri.t, flags, out)
+                   : t_capsules_mesh(im, n, caps, m, flags, out, cost);
+    return set ? t_tri_set(im, n, &sc->sph.s, sc->ntris, &sc->tri.t, flags, out)
+               : t_mesh(im, n, &sc->sph.s, m, flags, out, cost);
+}
+
 /* One scene: every backend's mesh query against the reference set query, every flag, four
-   output selections; the counters equal on every backend. Returns sphere queries checked. */
-static size_t diff_scene(const t_scene *sc, const toi_mesh *m, const char *what, int deep)
+   output selections; the counters equal on every backend. caps: capsules instead of the
+   scene's spheres. Returns queries checked. */
+static size_t diff_scene(const t_scene *sc, const toi_capsules *caps, const toi_mesh *m,
+                         const char *what, int deep)
 {
     size_t n = sc->nsph, done = 0;
     const t_impl *ref = sc->ntris <= 500 ? &t_impls[0] : fastest_api();
@@ -331,13 +423,13 @@ static size_t diff_scene(const t_scene *sc, const toi_mesh *m, const char *what,
         for (int sel = 0; sel < (deep ? 4 : 1); sel++) {
             toi_hits ow = select_outputs(&want, sel);
             t_hits_fill(&want, 0xA5);
-            ptrdiff_t rw = t_tri_set(ref, n, &sc->sph.s, sc->ntris, &sc->tri.t, flags, &ow);
+            ptrdiff_t rw = scene_query(ref, sc, caps, 1, m, flags, &ow, NULL);
             toi_cost c0 = {0, 0, 0};
             for (int i = 0; i < t_nimpls; i++) {
                 toi_hits og = select_outputs(&got, sel);
                 t_hits_fill(&got, 0xA5);
                 toi_cost c = {0, 0, 0};
-                ptrdiff_t rg = t_mesh(&t_impls[i], n, &sc->sph.s, m, flags, &og, &c);
+                ptrdiff_t rg = scene_query(&t_impls[i], sc, caps, 0, m, flags, &og, &c);
                 CHECK(rg == rw, "%s/%s flags %u: mesh returned %td, set %td", what,
                       t_impls[i].name, flags, rg, rw);
                 size_t at = 0;
@@ -389,13 +481,13 @@ static void diff_meshes(const void *ctx)
             }
             char what[96];
             snprintf(what, sizeof what, "%s of %zu", mesh_family_names[fam], nt);
-            done += diff_scene(&sc, m, what, nt <= 500);
+            done += diff_scene(&sc, NULL, m, what, nt <= 500);
             /* deformed, some triangles gone or back, refitted */
             mesh_deform(&r, &sc);
             toi_cost cr = {0, 0, 0};
             CHECK(toi_mesh_refit(m, nt, &sc.tri.t, &cr) == TOI_OK && cr.nu > 0, "refit");
             snprintf(what, sizeof what, "%s of %zu, refitted", mesh_family_names[fam], nt);
-            done += diff_scene(&sc, m, what, 0);
+            done += diff_scene(&sc, NULL, m, what, 0);
             scenes++;
             toi_mesh_free(m);
             mesh_scene_free(&sc);
@@ -404,9 +496,123 @@ static void diff_meshes(const void *ctx)
            "100000 triangles, before and after a refit)\n", done, scenes);
 }
 
+/* Capsules from a scene's spheres: the sphere's centre is the segment's midpoint, its motion
+   and radius the capsule's; the segment's direction is drawn in a cube (exact float
+   operations only: the same on every machine), its length up to 4 r + |v|_1 / 2, with a
+   point capsule (p0 = p1) one time in eight, a long one (8x) one in eight, and a non-finite
+   p1 one in 64. */
+typedef struct t_capb {
+    float *f[10]; /* x0 y0 z0 x1 y1 z1 vx vy vz r */
+    toi_capsules c;
+} t_capb;
+
+static void caps_from_spheres(rng *r, const t_sph *s, size_t n, t_capb *b)
+{
+    for (int k = 0; k < 10; k++)
+        b->f[k] = malloc((n ? n : 1) * sizeof(float));
+    b->c = (toi_capsules){b->f[0], b->f[1], b->f[2], b->f[3], b->f[4],
+                          b->f[5], b->f[6], b->f[7], b->f[8], b->f[9]};
+    for (size_t i = 0; i < n; i++) {
+        float v1 = fabsf(s->f[3][i]) + fabsf(s->f[4][i]) + fabsf(s->f[5][i]);
+        float len = rng_unit(r) * (4.0f * fabsf(s->f[6][i]) + 0.5f * v1);
+        uint32_t mode = rng_below(r, 64);
+        len = mode < 8 ? 0.0f : mode < 16 ? 8.0f * len : len;
+        for (int a = 0; a < 3; a++) {
+            float h = 0.5f * len * rng_range(r, -1.0f, 1.0f);
+            b->f[a][i] = s->f[a][i] - h;
+            b->f[3 + a][i] = mode < 8 ? b->f[a][i] : s->f[a][i] + h;
+            b->f[6 + a][i] = s->f[3 + a][i];
+        }
+        if (mode == 63)
+            b->f[3 + rng_below(r, 3)][i] = rng_below(r, 2) ? INFINITY : __builtin_nanf("");
+        b->f[9][i] = s->f[6][i];
+    }
+}
+
+static void caps_free(t_capb *b)
+{
+    for (int k = 0; k < 10; k++)
+        free(b->f[k]);
+}
+
+/* Capsules with p0 = p1 at the spheres' centres: the sphere mesh query, every output and
+   counter bit for bit, on every backend. */
+static void caps_as_spheres(const t_scene *sc, const toi_mesh *m, const char *what)
+{
+    size_t n = sc->nsph;
+    const toi_capsules pc = {sc->sph.f[0], sc->sph.f[1], sc->sph.f[2], sc->sph.f[0],
+                             sc->sph.f[1], sc->sph.f[2], sc->sph.f[3], sc->sph.f[4],
+                             sc->sph.f[5], sc->sph.f[6]};
+    t_hits a, b;
+    t_hits_alloc(&a, n);
+    t_hits_alloc(&b, n);
+    for (int i = 0; i < t_nimpls; i++)
+        for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
+            toi_cost ca = {0, 0, 0}, cb = {0, 0, 0};
+            t_hits_fill(&a, 0x3C);
+            t_hits_fill(&b, 0x3C);
+            ptrdiff_t ra = t_mesh(&t_impls[i], n, &sc->sph.s, m, flags, &a.h, &ca);
+            ptrdiff_t rb = t_capsules_mesh(&t_impls[i], n, &pc, m, flags, &b.h, &cb);
+            size_t at = 0;
+            int k = t_hits_diff(&a, &b, n, &at);
+            CHECK(k < 0 && ra == rb && ca.nv == cb.nv && ca.np == cb.np,
+                  "%s/%s flags %u: point capsules differ from spheres (%s at %zu; count %td "
+                  "vs %td; cost %llu %llu vs %llu %llu)", what, t_impls[i].name, flags,
+                  k >= 0 ? t_out_name(k) : "-", at, rb, ra, (unsigned long long)cb.nv,
+                  (unsigned long long)cb.np, (unsigned long long)ca.nv,
+                  (unsigned long long)ca.np);
+        }
+    t_hits_free(&a);
+    t_hits_free(&b);
+}
+
+static void diff_capsule_meshes(const void *ctx)
+{
+    (void)ctx;
+    static const size_t sizes[] = {1, 7, 9, 64, 500, 4000, 30000};
+    rng r = {0xCA95};
+    size_t done = 0, scenes = 0;
+    for (int fam = 0; fam < MESH_NFAMILIES; fam++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            size_t nt = sizes[z];
+            if (nt > 500 && fam != MESH_HEIGHTFIELD)
+                continue;
+            if (nt > 100 && nt > t_count(30000))
+                continue;
+            size_t ns = t_count(nt >= 4000 ? 24 : nt > 64 ? 64 : 128);
+            t_scene sc;
+            mesh_scene(&r, fam, nt, ns, &sc);
+            t_capb cb;
+            caps_from_spheres(&r, &sc.sph, ns, &cb);
+            toi_mesh *m = toi_mesh_build(nt, &sc.tri.t);
+            CHECK(m != NULL, "build failed");
+            if (m) {
+                char what[96];
+                snprintf(what, sizeof what, "capsules, %s of %zu", mesh_family_names[fam], nt);
+                done += diff_scene(&sc, &cb.c, m, what, nt <= 64);
+                if (nt <= 4000)
+                    caps_as_spheres(&sc, m, what);
+                mesh_deform(&r, &sc);
+                CHECK(toi_mesh_refit(m, nt, &sc.tri.t, NULL) == TOI_OK, "refit");
+                snprintf(what, sizeof what, "capsules, %s of %zu, refitted",
+                         mesh_family_names[fam], nt);
+                done += diff_scene(&sc, &cb.c, m, what, 0);
+                scenes++;
+            }
+            toi_mesh_free(m);
+            caps_free(&cb);
+            mesh_scene_free(&sc);
+        }
+    printf("    %zu capsule-mesh queries bit-identical to the capsule set query (%zu meshes, 1 "
+           "to 30000 triangles, before and after a refit); point capsules = spheres\n",
+           done, scenes);
+}
+
 void group_mesh_differential(void)
 {
     t_run("differential/mesh = set query, every backend", diff_meshes, NULL);
+    t_run("differential/capsule mesh = capsule set query, every backend", diff_capsule_meshes,
+          NULL);
 }
 
 /* ---- accuracy: the mesh's answer against the oracle over all its triangles ---- */
@@ -583,6 +789,7 @@ void group_mesh_threads(void)
 
 /* Change only with a deliberate change of results or of the build, and say so. */
 #define GOLDEN_MESH 0x1a86cf33027f3defull
+#define GOLDEN_CAPSULE_MESH 0xce2f766757f795b9ull
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -630,7 +837,42 @@ static void golden_mesh(const void *ctx)
           (unsigned long long)h, (unsigned long long)GOLDEN_MESH);
 }
 
+/* Capsules (caps_from_spheres) through the same kinds of meshes. */
+static void golden_capsule_mesh(const void *ctx)
+{
+    const t_impl *im = ctx;
+    rng r = {0xCA601D};
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int fam = 0; fam < MESH_NFAMILIES; fam++) {
+        t_scene sc;
+        mesh_scene(&r, fam, 1000, 200, &sc);
+        t_capb cb;
+        caps_from_spheres(&r, &sc.sph, sc.nsph, &cb);
+        toi_mesh *m = toi_mesh_build(sc.ntris, &sc.tri.t);
+        t_hits o;
+        t_hits_alloc(&o, sc.nsph);
+        for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
+            toi_cost c = {0, 0, 0};
+            ptrdiff_t ret = t_capsules_mesh(im, sc.nsph, &cb.c, m, flags, &o.h, &c);
+            for (int k = 0; k < T_NOUT; k++)
+                h = fnv(h, o.f[k], sc.nsph * sizeof(float));
+            h = fnv(h, o.index, sc.nsph * sizeof(uint32_t));
+            h = fnv(h, o.feature, sc.nsph);
+            h = fnv(h, &ret, sizeof ret);
+            h = fnv(h, &c, sizeof c);
+        }
+        t_hits_free(&o);
+        toi_mesh_free(m);
+        caps_free(&cb);
+        mesh_scene_free(&sc);
+    }
+    printf("    %s: 0x%016llx\n", im->name, (unsigned long long)h);
+    CHECK(h == GOLDEN_CAPSULE_MESH, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
+          (unsigned long long)h, (unsigned long long)GOLDEN_CAPSULE_MESH);
+}
+
 void group_mesh_golden(void)
 {
     t_run_impls("golden hash, meshes", golden_mesh);
+    t_run_impls("golden hash, capsule meshes", golden_capsule_mesh);
 }

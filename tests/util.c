@@ -245,6 +245,13 @@ ptrdiff_t t_capsules_tri_set(const t_impl *im, size_t n, const toi_capsules *c, 
             toi_sweep_capsules_triangle_set_on(im->k, n, c, ntris, tri, flags, out));
 }
 
+ptrdiff_t t_capsules_mesh(const t_impl *im, size_t n, const toi_capsules *c, const toi_mesh *m,
+                          unsigned flags, const toi_hits *out, toi_cost *cost)
+{
+    T_QUERY(im, toi_sweep_capsules_mesh(n, c, m, flags, out, cost),
+            toi_sweep_capsules_mesh_on(im->k, n, c, m, flags, out, cost));
+}
+
 ptrdiff_t t_capsules_tris(const t_impl *im, size_t n, const toi_capsules *c,
                           const toi_triangles *tri, unsigned flags, const toi_hits *out)
 {

@@ -33,6 +33,7 @@
    the point below p0. p0 = p1 is, again, the sphere query bit for bit.
 
    The SIMD kernels (src/simd/capsules.h) perform exactly these operations in this order. */
+#include "mesh_walk.h"
 #include "tri_sweep.h"
 
 /* One end ball: the sphere query's first root with its validity (approaching, discriminant
@@ -734,6 +735,25 @@ size_t toi_scalar_sweep_capsules_triangles(size_t n, const toi_capsules *c,
     return hits;
 }
 
+/* A set's or mesh's winner win (triangle T; UINT32_MAX: none) stored as query i: its full
+   result from the pair kernel, the same function, so the same t. */
+static size_t capsule_store_winner(capsule C, triangle T, uint32_t win, unsigned flags,
+                                   const toi_hits *out, size_t i)
+{
+    int want = tri_want(out);
+    toi_result r;
+    uint8_t feat = TOI_FEATURE_NONE;
+    toi_scalar_miss(&r);
+    if (win != UINT32_MAX)
+        sweep_capsule_triangle(C, T, flags, want, &r, &feat);
+    toi_scalar_store(out, i, &r, want == 2);
+    if (out->feature)
+        out->feature[i] = feat;
+    if (out->index)
+        out->index[i] = win;
+    return win != UINT32_MAX;
+}
+
 /* The set scan (as the sphere set's): the first triangle with a strictly earlier t wins, the
    scan stops at a hit at t = 0 (no t is below +0); then the winner's full result, the same
    function, so the same t. */
@@ -741,7 +761,6 @@ size_t toi_scalar_sweep_capsules_triangle_set(size_t n, const toi_capsules *c, s
                                               const toi_triangles *tri, unsigned flags,
                                               const toi_hits *out)
 {
-    int want = tri_want(out);
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
         capsule C = load_capsule(c, i);
@@ -757,17 +776,65 @@ size_t toi_scalar_sweep_capsules_triangle_set(size_t n, const toi_capsules *c, s
                 win = (uint32_t)j;
             }
         }
+        const triangle none = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+        hits += capsule_store_winner(C, win != UINT32_MAX ? load_triangle(tri, win) : none, win,
+                                     flags, out, i);
+    }
+    return hits;
+}
+
+typedef struct capsule_leaf_ctx {
+    capsule C;
+    unsigned flags;
+} capsule_leaf_ctx;
+
+static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
+                         toi_mesh_best *b)
+{
+    const capsule_leaf_ctx *c = ctx;
+    for (uint32_t j = 0; j < cnt; j++) {
+        float v[9];
+        for (int k = 0; k < 9; k++)
+            v[k] = toi_mesh_row(m, ref, cnt, k)[j];
+        triangle T = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
         toi_result r;
-        uint8_t feat = TOI_FEATURE_NONE;
-        toi_scalar_miss(&r);
-        if (win != UINT32_MAX)
-            sweep_capsule_triangle(C, load_triangle(tri, win), flags, want, &r, &feat);
-        toi_scalar_store(out, i, &r, want == 2);
-        if (out->feature)
-            out->feature[i] = feat;
-        if (out->index)
-            out->index[i] = win;
-        hits += win != UINT32_MAX;
+        uint8_t feat;
+        r.t = TOI_NO_HIT;
+        sweep_capsule_triangle(c->C, T, c->flags, 0, &r, &feat);
+        toi_mesh_offer(m, ref, cnt, j, r.t, b);
+    }
+}
+
+/* The sphere mesh's walk (scalar/mesh.c) with the capsule's path (mesh.h,
+   toi_mesh_ray_capsule) and this kernel in the leaves: the set query's winner, bit for bit. */
+size_t toi_scalar_sweep_capsules_mesh(size_t n, const toi_capsules *c, const toi_mesh *m,
+                                      unsigned flags, const toi_hits *out, toi_cost *cost)
+{
+    uint64_t nv = 0, np = 0;
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        capsule_leaf_ctx x = {load_capsule(c, i), flags};
+        const capsule C = x.C;
+        const float p0[3] = {C.p0.x, C.p0.y, C.p0.z}, p1[3] = {C.p1.x, C.p1.y, C.p1.z};
+        const float v[3] = {C.v.x, C.v.y, C.v.z};
+        toi_mesh_best b = {TOI_NO_HIT, UINT32_MAX, 0, 0, 0};
+        triangle W = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+        if (toi_mesh_capsule_ok(p0, p1, v, C.r)) {
+            const float e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+            const toi_mesh_ray q = toi_mesh_ray_capsule(p0, e, v, C.r);
+            toi_scalar_mesh_walk(&q, m, capsule_leaf, &x, &b, &nv, &np);
+        }
+        if (b.win != UINT32_MAX) {
+            float w[9];
+            for (int k = 0; k < 9; k++)
+                w[k] = toi_mesh_best_row(m, &b, k);
+            W = (triangle){{w[0], w[1], w[2]}, {w[3], w[4], w[5]}, {w[6], w[7], w[8]}};
+        }
+        hits += capsule_store_winner(C, W, b.win, flags, out, i);
+    }
+    if (cost) {
+        cost->nv += nv;
+        cost->np += np;
     }
     return hits;
 }

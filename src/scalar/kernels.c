@@ -18,6 +18,7 @@ const toi_kernels toi_kernels_scalar = {
     .capsules = toi_scalar_sweep_capsules,
     .capsules_triangles = toi_scalar_sweep_capsules_triangles,
     .capsules_triangle_set = toi_scalar_sweep_capsules_triangle_set,
+    .capsules_mesh = toi_scalar_sweep_capsules_mesh,
     .boxes = toi_scalar_sweep_boxes,
     .box_pairs = toi_scalar_sweep_box_pairs,
 };

@@ -1,6 +1,6 @@
 /* scalar/mesh.c - reference sphere-mesh sweep: each sphere down the mesh's hierarchy, one
    child box and one triangle at a time (plain C) */
-#include "../mesh.h"
+#include "mesh_walk.h"
 #include "tri_sweep.h"
 
 /* The node test of child k (mesh.h gives its definition and why it never rejects a box
@@ -19,6 +19,8 @@ static inline int child_test(const toi_mesh_ray *q, const toi_mesh_node *nd, int
         L[a] = (nd->org[a] + ql * nd->scl[a]) - p[a];
         H[a] = (nd->org[a] + qh * nd->scl[a]) - p[a];
         e[a] = fabsf(L[a]) > fabsf(H[a]) ? fabsf(L[a]) : fabsf(H[a]);
+        L[a] = L[a] - q->elo[a]; /* a capsule's stretch (mesh.h); a sphere's is 0 */
+        H[a] = H[a] - q->ehi[a];
     }
     float sn = 3.0f * ((e[0] + e[1]) + e[2]) + q->base;
     float g = q->r + TOI_BOX_MARGIN * sn;
@@ -38,64 +40,82 @@ static inline int child_test(const toi_mesh_ray *q, const toi_mesh_node *nd, int
     return nonempty & (ti <= to);
 }
 
-/* Each sphere: a depth-first descent, the child entered first visited first, skipping any
-   child entered after the best time so far; in a leaf every triangle is asked for a hit at
-   or before it (sweep_triangle with tmax = best may leave out one that cannot be); the
-   earliest hit wins, the lowest index on equal times, as in the set query - and only boxes
-   that hold no triangle able to hit by then are skipped, so the winner is the set query's
-   whatever the order of the visit. */
+/* A depth-first descent, the child entered first visited first, skipping any child entered
+   after the best time so far; in a leaf the query offers every triangle it hits; the earliest
+   hit wins, the lowest index on equal times, as in the set query - and only boxes that hold
+   no triangle able to hit by then are skipped, so the winner is the set query's whatever the
+   order of the visit. */
+void toi_scalar_mesh_walk(const toi_mesh_ray *q, const toi_mesh *m, toi_scalar_mesh_leaf leaf,
+                          const void *ctx, toi_mesh_best *b, uint64_t *nv, uint64_t *np)
+{
+    toi_mesh_entry stack[TOI_MESH_STACK];
+    toi_mesh_entry cur = {0, TOI_MESH_INNER, 0.0f};
+    size_t sp = 0;
+    for (;;) {
+        if (cur.count == TOI_MESH_INNER) {
+            const toi_mesh_node *nd = &m->nodes[cur.ref];
+            toi_mesh_prefetch_children(m, nd);
+            float tb = b->t < 1.0f ? b->t : 1.0f, t_in[TOI_MESH_W];
+            unsigned hit = 0;
+            for (int k = 0; k < nd->nchild; k++)
+                hit |= (unsigned)child_test(q, nd, k, tb, &t_in[k]) << k;
+            *nv += nd->nchild;
+            if (toi_mesh_descend(stack, &sp, nd, hit, t_in, &cur))
+                continue;
+        } else {
+            *np += cur.count;
+            leaf(ctx, m, cur.ref, cur.count, b);
+        }
+        if (!toi_mesh_pop(stack, &sp, b->t, &cur))
+            break;
+    }
+}
+
+typedef struct sphere_leaf_ctx {
+    sphere S;
+    unsigned flags;
+} sphere_leaf_ctx;
+
+/* A sphere's leaf: sweep_triangle with tmax = best may leave out a triangle that cannot win. */
+static void sphere_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
+                        toi_mesh_best *b)
+{
+    const sphere_leaf_ctx *c = ctx;
+    for (uint32_t j = 0; j < cnt; j++) {
+        float v[9];
+        for (int k = 0; k < 9; k++)
+            v[k] = toi_mesh_row(m, ref, cnt, k)[j];
+        triangle T = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
+        toi_result r;
+        uint8_t feat;
+        r.t = TOI_NO_HIT;
+        sweep_triangle(c->S, T, c->flags, 0, b->t, &r, &feat);
+        toi_mesh_offer(m, ref, cnt, j, r.t, b);
+    }
+}
+
 size_t toi_scalar_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
                                      unsigned flags, const toi_hits *out, toi_cost *cost)
 {
-    const triangle none = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    toi_mesh_entry stack[TOI_MESH_STACK];
     uint64_t nv = 0, np = 0;
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
-        sphere S = load_sphere(s, i);
-        float best = TOI_NO_HIT;
-        uint32_t win = UINT32_MAX;
-        triangle W = none;
+        sphere_leaf_ctx c = {load_sphere(s, i), flags};
+        const sphere S = c.S;
+        toi_mesh_best b = {TOI_NO_HIT, UINT32_MAX, 0, 0, 0};
+        triangle W = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         if (toi_mesh_sphere_ok(S.p.x, S.p.y, S.p.z, S.v.x, S.v.y, S.v.z, S.r)) {
             const toi_mesh_ray q =
                 toi_mesh_ray_make(S.p.x, S.p.y, S.p.z, S.v.x, S.v.y, S.v.z, S.r);
-            toi_mesh_entry cur = {0, TOI_MESH_INNER, 0.0f};
-            size_t sp = 0;
-            for (;;) {
-                if (cur.count == TOI_MESH_INNER) {
-                    const toi_mesh_node *nd = &m->nodes[cur.ref];
-                    toi_mesh_prefetch_children(m, nd);
-                    float tb = best < 1.0f ? best : 1.0f, t_in[TOI_MESH_W];
-                    unsigned hit = 0;
-                    for (int k = 0; k < nd->nchild; k++)
-                        hit |= (unsigned)child_test(&q, nd, k, tb, &t_in[k]) << k;
-                    nv += nd->nchild;
-                    if (toi_mesh_descend(stack, &sp, nd, hit, t_in, &cur))
-                        continue;
-                } else {
-                    np += cur.count;
-                    for (uint32_t j = 0; j < cur.count; j++) {
-                        float v[9];
-                        for (int k = 0; k < 9; k++)
-                            v[k] = toi_mesh_row(m, cur.ref, cur.count, k)[j];
-                        triangle T = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
-                        toi_result r;
-                        uint8_t feat;
-                        r.t = TOI_NO_HIT;
-                        sweep_triangle(S, T, flags, 0, best, &r, &feat);
-                        uint32_t idx = toi_mesh_index(m, cur.ref, cur.count, j);
-                        if (r.t <= 1.0f && (r.t < best || (r.t == best && idx < win))) {
-                            best = r.t;
-                            win = idx;
-                            W = T;
-                        }
-                    }
-                }
-                if (!toi_mesh_pop(stack, &sp, best, &cur))
-                    break;
-            }
+            toi_scalar_mesh_walk(&q, m, sphere_leaf, &c, &b, &nv, &np);
         }
-        hits += store_winner(S, W, win, flags, out, i);
+        if (b.win != UINT32_MAX) {
+            float v[9];
+            for (int k = 0; k < 9; k++)
+                v[k] = toi_mesh_best_row(m, &b, k);
+            W = (triangle){{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
+        }
+        hits += store_winner(S, W, b.win, flags, out, i);
     }
     if (cost) {
         cost->nv += nv;

@@ -1,7 +1,8 @@
-/* simd/capsules.h - capsule sweeps (against spheres and a plane), the kernel body written
-   once over the vector layer. Included by src/<isa>/capsules.c after that backend's vec.h.
+/* simd/capsules.h - capsule sweeps (against spheres, a plane, capsules, triangles, triangle
+   sets and meshes), the kernel bodies written once over the vector layer. Included by src/<isa>/capsules.c after that backend's vec.h.
    Each lane performs the scalar reference's operations (src/scalar/capsules.c, where the
    method is explained) in the same order, branch-free, so every output bit matches it. */
+#include "mesh_walk.h"
 #include "tri_sweep.h"
 
 /* VW capsules: the ten input streams of toi_capsules. */
@@ -722,6 +723,24 @@ size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *C,
     return vdone(hits);
 }
 
+/* A set's or mesh's winner win (triangle Tw, hit at bt; UINT32_MAX: none) stored as query
+   i: recomputed alone for the outputs beyond t, the same lane operations, so the same t. */
+TOI_VINLINE size_t capsule_store_winner(const vcap *Cp, const float Tw[9], uint32_t win,
+                                        float bt, vm all_overlaps, vm cull_on,
+                                        const toi_hits *out, size_t i, int full)
+{
+    vres r;
+    vf feat = vset((float)TOI_FEATURE_NONE);
+    int computed = win != UINT32_MAX && (full || out->feature);
+    if (computed) {
+        vf Tv[9];
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vset(Tw[k]);
+        ct_sweep_vec(Cp, Tv, mconst(1), all_overlaps, cull_on, full ? 2 : 1, &r, &feat);
+    }
+    return set_store(out, i, win, bt, computed, &r, feat, full);
+}
+
 /* Capsule i against the whole set (the scalar's set scan): VW triangles at a time against the
    capsule broadcast, each lane keeping its first strictly earlier t, then the lowest index
    among the lanes' earliest; the scan stops once a hit at t = 0 is held. The winner is then
@@ -753,17 +772,11 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
     }
     float bt;
     uint32_t win = set_lanes_winner(lane_best, lane_idx, &bt);
-    /* the winner recomputed alone for its outputs */
-    vres r;
-    vf feat = vset((float)TOI_FEATURE_NONE);
-    int computed = win != UINT32_MAX && (full || out->feature);
-    if (computed) {
-        vf Tv[9];
+    float Tw[9] = {0};
+    if (win != UINT32_MAX)
         for (int k = 0; k < 9; k++)
-            Tv[k] = vset(ts[k][win]);
-        ct_sweep_vec(&Cp, Tv, mconst(1), all_overlaps, cull_on, full ? 2 : 1, &r, &feat);
-    }
-    return set_store(out, i, win, bt, computed, &r, feat, full);
+            Tw[k] = ts[k][win];
+    return capsule_store_winner(&Cp, Tw, win, bt, all_overlaps, cull_on, out, i, full);
 }
 
 size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size_t ntris,
@@ -776,5 +789,75 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
     size_t hits = 0;
     for (size_t i = 0; i < n; i++)
         hits += capsule_set_one(C, i, ntris, T, all_overlaps, cull_on, out, full);
+    return vdone(hits);
+}
+
+typedef struct capsule_leaf_ctx {
+    vcap Cp;
+    vm all_overlaps, cull_on;
+} capsule_leaf_ctx;
+
+/* A leaf's triangles VW at a time against the capsule broadcast (ct_sweep_vec, as the set). */
+static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
+                         toi_mesh_best *b)
+{
+    const capsule_leaf_ctx *c = ctx;
+    for (uint32_t j = 0; j < cnt; j += VW) {
+        vf Tv[9];
+        TOI_UNROLL
+        for (int k = 0; k < 9; k++) /* padded: whole vectors stay in bounds */
+            Tv[k] = vload(toi_mesh_row(m, ref, cnt, k) + j);
+        vm lane_ok = vlt(lane_ids(), vset((float)(cnt - j)));
+        vres r;
+        vf feat;
+        unsigned bits = mbits(ct_sweep_vec(&c->Cp, Tv, lane_ok, c->all_overlaps, c->cull_on, 0,
+                                           &r, &feat));
+        if (!bits)
+            continue;
+        float tt[VW];
+        vstore(tt, r.t);
+        for (; bits; bits &= bits - 1) {
+            uint32_t k = (uint32_t)__builtin_ctz(bits);
+            toi_mesh_offer(m, ref, cnt, j + k, tt[k], b);
+        }
+    }
+}
+
+/* Each capsule down the mesh (simd/mesh_walk.h) with its stretched path (mesh.h,
+   toi_mesh_ray_capsule) and this kernel in the leaves: the set query's winner, bit for bit,
+   and the scalar's visit. */
+size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_mesh *m,
+                                   unsigned flags, const toi_hits *out, toi_cost *cost)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
+    const int full = toi_wants_full(out);
+    uint64_t nv = 0, np = 0;
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        const float p0[3] = {C->x0[i], C->y0[i], C->z0[i]};
+        const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]};
+        const float v[3] = {C->vx[i], C->vy[i], C->vz[i]}, r = C->r[i];
+        const capsule_leaf_ctx c = {{{vset(p0[0]), vset(p0[1]), vset(p0[2])},
+                                     {vset(p1[0]), vset(p1[1]), vset(p1[2])},
+                                     {vset(v[0]), vset(v[1]), vset(v[2])},
+                                     vset(r)},
+                                    all_overlaps, cull_on};
+        toi_mesh_best b = {INFINITY, UINT32_MAX, 0, 0, 0};
+        float Tw[9] = {0};
+        if (toi_mesh_capsule_ok(p0, p1, v, r)) {
+            const float e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+            const toi_mesh_ray q = toi_mesh_ray_capsule(p0, e, v, r);
+            mesh_walk(&q, 1, m, capsule_leaf, &c, &b, &nv, &np);
+        }
+        if (b.win != UINT32_MAX)
+            for (int k = 0; k < 9; k++)
+                Tw[k] = mesh_best_row(m, &b, k);
+        hits += capsule_store_winner(&c.Cp, Tw, b.win, b.t, all_overlaps, cull_on, out, i, full);
+    }
+    if (cost) {
+        cost->nv += nv;
+        cost->np += np;
+    }
     return vdone(hits);
 }

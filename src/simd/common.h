@@ -43,6 +43,8 @@ size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *c,
 size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *c, size_t ntris,
                                            const toi_triangles *tri, unsigned flags,
                                            const toi_hits *out);
+size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *c, const toi_mesh *m,
+                                   unsigned flags, const toi_hits *out, toi_cost *cost);
 size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *a, const toi_boxes *b, unsigned flags,
                            const toi_hits *out);
 size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,

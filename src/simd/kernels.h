@@ -25,6 +25,7 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .capsules = TOI_FN(sweep_capsules),
     .capsules_triangles = TOI_FN(sweep_capsules_triangles),
     .capsules_triangle_set = TOI_FN(sweep_capsules_triangle_set),
+    .capsules_mesh = TOI_FN(sweep_capsules_mesh),
     .boxes = TOI_FN(sweep_boxes),
     .box_pairs = TOI_FN(sweep_box_pairs),
 };

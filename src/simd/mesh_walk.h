@@ -1,0 +1,100 @@
+/* simd/mesh_walk.h - the mesh traversal, written once over the vector layer and shared by
+   the sphere and capsule mesh sweeps (simd/mesh.h, simd/capsules.h): a node's children boxes
+   VW at a time, the query's own kernel in the leaves. The node test performs the scalar
+   reference's operations (src/scalar/mesh.c) in the same order, so the visit - and the cost
+   counters - are the same on every backend. */
+#ifndef TOI_SIMD_MESH_WALK_H
+#define TOI_SIMD_MESH_WALK_H
+
+#include "../mesh.h"
+#include "tri_sweep.h"
+
+/* The node test (mesh.h) of children [k0, k0 + VW) of nd (lanes past child 7 are off):
+   returns the bit mask of the children that pass (bit k for child k0 + k) and stores their
+   entry times in t_in[k0 ..]. ext: a capsule's box stretch (elo then ehi, mesh.h), or NULL
+   for a sphere (whose stretch is 0: the same values without the subtractions). */
+TOI_VINLINE unsigned node_test(const toi_mesh_node *nd, int k0, const vm negm[3], const vf P[3],
+                               const vf I[3], const vf *ext, vf base, vf r, vf tb, float *t_in)
+{
+    vf L[3], H[3], e[3];
+    vm nonempty = vlt(lane_ids(), vset((float)(TOI_MESH_W - k0)));
+    TOI_UNROLL
+    for (int a = 0; a < 3; a++) {
+        vf ql = vload_u8(nd->q[a] + k0), qh = vload_u8(nd->q[3 + a] + k0);
+        const vf org = vset(nd->org[a]), scl = vset(nd->scl[a]);
+        nonempty = mand(nonempty, vle(ql, qh));
+        L[a] = vsub(vadd(org, vmul(ql, scl)), P[a]);
+        H[a] = vsub(vadd(org, vmul(qh, scl)), P[a]);
+        vf al = vabs(L[a]), ah = vabs(H[a]);
+        e[a] = vsel(vgt(al, ah), al, ah);
+        if (ext) {
+            L[a] = vsub(L[a], ext[a]);
+            H[a] = vsub(H[a], ext[3 + a]);
+        }
+    }
+    vf sn = vadd(vmul(vset(3.0f), vadd(vadd(e[0], e[1]), e[2])), base);
+    vf g = vadd(r, vmul(vset(TOI_BOX_MARGIN), sn));
+    vf ti = vzero(), to = tb;
+    /* the near and far planes by the sign of 1 / v: selects, not branches (a new sphere's
+       direction is unpredictable) */
+    TOI_UNROLL
+    for (int a = 0; a < 3; a++) {
+        vf ta = vmul(vsub(L[a], g), I[a]), tb_ = vmul(vadd(H[a], g), I[a]);
+        vf tin = vsel(negm[a], tb_, ta), tout = vsel(negm[a], ta, tb_);
+        ti = vsel(vgt(tin, ti), tin, ti);
+        to = vsel(vlt(tout, to), tout, to);
+    }
+    vstore(t_in + k0, ti);
+    return mbits(mand(nonempty, vle(ti, to)));
+}
+
+/* The leaf's query (as the scalar's toi_scalar_mesh_leaf): offer each triangle of leaf
+   (ref, cnt) that the query hits to *b. */
+typedef void (*mesh_leaf_fn)(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
+                             toi_mesh_best *b);
+
+/* The scalar's walk (src/scalar/mesh.c, toi_scalar_mesh_walk) for the query whose path is q,
+   with a capsule's stretch when `capsule`: b starts as a miss and ends as the winner. */
+TOI_VINLINE void mesh_walk(const toi_mesh_ray *q, int capsule, const toi_mesh *m,
+                           mesh_leaf_fn leaf, const void *ctx, toi_mesh_best *b, uint64_t *nv,
+                           uint64_t *np)
+{
+    const vm negm[3] = {mconst(q->negx), mconst(q->negy), mconst(q->negz)};
+    const vf P[3] = {vset(q->px), vset(q->py), vset(q->pz)};
+    const vf I[3] = {vset(q->ix), vset(q->iy), vset(q->iz)};
+    const vf ext[6] = {vset(q->elo[0]), vset(q->elo[1]), vset(q->elo[2]),
+                       vset(q->ehi[0]), vset(q->ehi[1]), vset(q->ehi[2])};
+    const vf base = vset(q->base), rin = vset(q->r);
+    toi_mesh_entry stack[TOI_MESH_STACK];
+    float t_in[16]; /* room for a whole vector's store at lane k0 (VW <= 16) */
+    toi_mesh_entry cur = {0, TOI_MESH_INNER, 0.0f};
+    size_t sp = 0;
+    for (;;) {
+        if (cur.count == TOI_MESH_INNER) {
+            const toi_mesh_node *nd = &m->nodes[cur.ref];
+            toi_mesh_prefetch_children(m, nd);
+            const vf tb = vset(b->t < 1.0f ? b->t : 1.0f);
+            unsigned hit = 0;
+            TOI_UNROLL
+            for (int k0 = 0; k0 < TOI_MESH_W; k0 += VW)
+                hit |= node_test(nd, k0, negm, P, I, capsule ? ext : NULL, base, rin, tb, t_in)
+                       << k0;
+            *nv += nd->nchild;
+            if (toi_mesh_descend(stack, &sp, nd, hit & ((1u << TOI_MESH_W) - 1), t_in, &cur))
+                continue;
+        } else {
+            *np += cur.count;
+            leaf(ctx, m, cur.ref, cur.count, b);
+        }
+        if (!toi_mesh_pop(stack, &sp, b->t, &cur))
+            break;
+    }
+}
+
+/* Row c (0..8) of the winner's triangle. */
+TOI_VINLINE float mesh_best_row(const toi_mesh *m, const toi_mesh_best *b, int c)
+{
+    return toi_mesh_row(m, b->ref, b->cnt, c)[b->j];
+}
+
+#endif /* TOI_SIMD_MESH_WALK_H */
