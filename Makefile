@@ -54,7 +54,7 @@ $(BUILD)/src/avx2/%.o: ISA := -mavx2
 # DET's -ffp-contract=off is what keeps either from fusing (src/avx512/vec.h).
 $(BUILD)/src/avx512/%.o: ISA := -mavx512f
 
-.PHONY: all lib test test-native bench bench-bin bench-instructions demo install uninstall \
+.PHONY: all lib test test-native bench bench-bin bench-instructions demo characters install uninstall \
         clean tests-bin tests-with-lib
 all: lib
 lib: $(BUILD)/libtoi.a $(BUILD)/libtoi.so
@@ -119,7 +119,14 @@ test-native: $(BUILD)/toi_tests
 $(BUILD)/examples/sim.o $(BUILD)/examples/particles.o: examples/sim.h examples/meshload.h
 
 $(BUILD)/particles: $(BUILD)/examples/particles.o $(BUILD)/examples/sim.o \
-                    $(BUILD)/examples/meshload.o $(BUILD)/libtoi.a
+                    $(BUILD)/examples/meshload.o $(BUILD)/examples/image.o $(BUILD)/libtoi.a
+	$(CC) -o $@ $^ -lpng -lm
+
+# ---- the character example (examples/characters.c; needs libpng) -------------------------
+$(BUILD)/examples/walk.o $(BUILD)/examples/characters.o: examples/walk.h examples/meshload.h \
+                                                        examples/image.h
+$(BUILD)/characters: $(BUILD)/examples/characters.o $(BUILD)/examples/walk.o \
+                     $(BUILD)/examples/meshload.o $(BUILD)/examples/image.o $(BUILD)/libtoi.a
 	$(CC) -o $@ $^ -lpng -lm
 
 # `make demo DEMO_ARGS="-n 20000 -t 100"` passes options (particles -h lists them).
@@ -128,6 +135,14 @@ demo:
 	@scripts/deps.sh demo
 	@$(MAKE) --no-print-directory $(BUILD)/particles
 	$(BUILD)/particles -o $(BUILD)/particles.png $(DEMO_ARGS)
+
+# `make characters CHAR_ARGS="-n 4000 -t 600"`: the character example on Debian's
+# assimp-testmodels terrain (characters -h lists the options).
+CHAR_MODEL ?= /usr/share/assimp/models/TER/RealisticTerrain_Large.ter
+characters:
+	@scripts/deps.sh demo
+	@$(MAKE) --no-print-directory $(BUILD)/characters
+	$(BUILD)/characters -m $(CHAR_MODEL) -o $(BUILD)/characters.png $(CHAR_ARGS)
 else
 demo:
 	@echo "make demo: the particle example needs the triangle queries (toi_sweep_sphere_triangle_pairs), not in this tree yet" >&2

@@ -101,6 +101,39 @@ static void spheres(size_t n, int G, float r, float len, bench_rng *g, balls *B)
     B->s = (toi_spheres){B->f[0], B->f[1], B->f[2], B->f[3], B->f[4], B->f[5], B->f[6]};
 }
 
+/* n capsules ("characters"): upright segments of height h, radius r, their lower end 0.5 to
+   3 above the field, moving len in a random direction (as the spheres). */
+typedef struct caps {
+    size_t n;
+    float *f[10];
+    toi_capsules c;
+} caps;
+
+static void capsules(size_t n, int G, float r, float h, float len, bench_rng *g, caps *C)
+{
+    balls B;
+    spheres(n, G, r, len, g, &B);
+    C->n = n;
+    for (int k = 0; k < 10; k++)
+        C->f[k] = falloc(n);
+    for (size_t i = 0; i < n; i++) {
+        const float v[10] = {B.f[0][i], B.f[1][i], B.f[2][i], B.f[0][i], B.f[1][i],
+                             B.f[2][i] + h, B.f[3][i], B.f[4][i], B.f[5][i], r};
+        for (int k = 0; k < 10; k++)
+            C->f[k][i] = v[k];
+    }
+    for (int k = 0; k < 7; k++)
+        free(B.f[k]);
+    C->c = (toi_capsules){C->f[0], C->f[1], C->f[2], C->f[3], C->f[4],
+                          C->f[5], C->f[6], C->f[7], C->f[8], C->f[9]};
+}
+
+static void caps_free(caps *C)
+{
+    for (int k = 0; k < 10; k++)
+        free(C->f[k]);
+}
+
 static void tris_free(tris *T)
 {
     for (int k = 0; k < 9; k++)
@@ -146,31 +179,39 @@ static toi_hits hits_of(const outs *o, int all)
                       .index = o->index, .feature = o->feature};
 }
 
-/* Best ns per sphere of reps runs of the mesh query over the batch; *cost: one run's. */
-static double time_mesh(const toi_mesh *m, const balls *B, int all, int reps, const outs *o,
-                        toi_cost *cost)
+/* Best ns per query of reps runs of the mesh query over the batch (the capsules C when not
+   NULL, else the spheres B); *cost: one run's. */
+static double time_mesh(const toi_mesh *m, const balls *B, const caps *C, int all, int reps,
+                        const outs *o, toi_cost *cost)
 {
     toi_hits h = hits_of(o, all);
     double best = INFINITY;
+    size_t n = C ? C->n : B->n;
     for (int r = 0; r < reps; r++) {
         toi_cost c = {0, 0, 0};
         double t0 = now_ns();
-        toi_sweep_spheres_mesh(B->n, &B->s, m, 0, &h, &c);
+        if (C)
+            toi_sweep_capsules_mesh(n, &C->c, m, 0, &h, &c);
+        else
+            toi_sweep_spheres_mesh(n, &B->s, m, 0, &h, &c);
         double dt = now_ns() - t0;
         best = dt < best ? dt : best;
         *cost = c;
     }
-    return best / (double)B->n;
+    return best / (double)n;
 }
 
-static double time_set(const tris *T, const balls *B, size_t n, int all, int reps,
-                       const outs *o)
+static double time_set(const tris *T, const balls *B, const caps *C, size_t n, int all,
+                       int reps, const outs *o)
 {
     toi_hits h = hits_of(o, all);
     double best = INFINITY;
     for (int r = 0; r < reps; r++) {
         double t0 = now_ns();
-        toi_sweep_spheres_triangle_set(n, &B->s, T->n, &T->t, 0, &h);
+        if (C)
+            toi_sweep_capsules_triangle_set(n, &C->c, T->n, &T->t, 0, &h);
+        else
+            toi_sweep_spheres_triangle_set(n, &B->s, T->n, &T->t, 0, &h);
         double dt = now_ns() - t0;
         best = dt < best ? dt : best;
     }
@@ -267,8 +308,8 @@ static void rebuild_study(int reps, size_t nsph, bench_rng *g)
             bench_rng sg = *g;
             spheres(nsph, G, 0.5f, 2.0f, &sg, &B);
             toi_cost cr, cb;
-            double tr = time_mesh(m, &B, 0, reps, &o, &cr);
-            double tb = time_mesh(fresh, &B, 0, reps, &o, &cb);
+            double tr = time_mesh(m, &B, NULL, 0, reps, &o, &cr);
+            double tb = time_mesh(fresh, &B, NULL, 0, reps, &o, &cb);
             char what[64];
             snprintf(what, sizeof what, "%s %g", noise ? "noise +-" : "smooth flow", amps[a]);
             printf("  %-26s %10.1f %10.1f %7.2fx %8.1f %8.1f\n", what, tr, tb, tr / tb,
@@ -388,15 +429,32 @@ int main(int argc, char **argv)
         for (int b = 0; b < nb; b++) {
             toi_set_backend(bk[b]);
             toi_cost c = {0, 0, 0};
-            double t1 = time_mesh(m, &B, 0, reps, &o, &c);
-            double ta = time_mesh(m, &B, 1, reps, &o, &c);
-            double ts = time_set(&T, &B, nset, 0, 1, &o);
+            double t1 = time_mesh(m, &B, NULL, 0, reps, &o, &c);
+            double ta = time_mesh(m, &B, NULL, 1, reps, &o, &c);
+            double ts = time_set(&T, &B, NULL, nset, 0, 1, &o);
             double nv = (double)c.nv / (double)nsph, np = (double)c.np / (double)nsph;
             printf("%-20s %-7s %9.1f %9.1f %7.1f %7.1f %11.1f %7.0fx\n", scene,
                    toi_backend_name(bk[b]), t1, ta, nv, np, ts, ts / t1);
             smp[b][nsmp] = (sample){t1, nv, np};
         }
         nsmp++;
+        /* capsule characters on the same mesh: upright, height 1, radius 0.4 */
+        caps C;
+        size_t ncap = nsph / 4;
+        capsules(ncap, G, 0.4f, 1.0f, 2.0f, &g, &C);
+        snprintf(scene, sizeof scene, "capsules, %zu", T.n);
+        for (int b = 0; b < nb; b++) {
+            toi_set_backend(bk[b]);
+            toi_cost c = {0, 0, 0};
+            double t1 = time_mesh(m, NULL, &C, 0, reps, &o, &c);
+            double ta = time_mesh(m, NULL, &C, 1, reps, &o, &c);
+            double ts = time_set(&T, NULL, &C, nset / 4 ? nset / 4 : 1, 0, 1, &o);
+            printf("%-20s %-7s %9.1f %9.1f %7.1f %7.1f %11.1f %7.0fx\n", scene,
+                   toi_backend_name(bk[b]), t1, ta, (double)c.nv / (double)ncap,
+                   (double)c.np / (double)ncap, ts, ts / t1);
+        }
+        caps_free(&C);
+        snprintf(scene, sizeof scene, "heightfield %zu", T.n);
         printf("%-20s build %.1f ms (%.2f M triangles/s), %.1f bytes per triangle; refit %.2f "
                "ms (%.1f M triangles/s, %.1fx cheaper than the build)\n\n", scene, tb * 1e-6,
                (double)T.n / tb * 1e3, (double)toi_mesh_bytes(m) / (double)T.n, tr * 1e-6,
@@ -409,7 +467,7 @@ int main(int argc, char **argv)
             for (int b = 0; b < nb; b++) {
                 toi_set_backend(bk[b]);
                 toi_cost c = {0, 0, 0};
-                double t1 = time_mesh(m, &B2, 0, reps, &o, &c);
+                double t1 = time_mesh(m, &B2, NULL, 0, reps, &o, &c);
                 smp[b][nsmp] = (sample){t1, (double)c.nv / (double)B2.n,
                                         (double)c.np / (double)B2.n};
             }

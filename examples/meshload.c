@@ -1,6 +1,7 @@
-/* meshload.c - a small triangle-mesh reader for the examples: binary and ASCII STL, and OBJ
+/* meshload.c - a small triangle-mesh reader for the examples: binary and ASCII STL, OBJ
    (v and f lines, f with v, v/vt, v//vn or v/vt/vn indices, negative ones counting back from
-   the last vertex, polygons fanned into triangles). Malformed input is an error, never a
+   the last vertex, polygons fanned into triangles), and Terragen heightfields (.ter: two
+   triangles per grid cell). Malformed input is an error, never a
    crash: every index and count is checked. */
 #include "meshload.h"
 
@@ -204,6 +205,72 @@ static int load_obj(char *buf, tlist *t, char *err, size_t errlen)
     return rc;
 }
 
+/* Terragen (.ter): "TERRAGENTERRAIN " then chunks - SIZE, XPTS, YPTS (a 16-bit count and
+   2 bytes of padding), SCAL (three floats: metres per unit along x, y, z), CRAD (a float),
+   CRVM (4 bytes), and ALTW: a 16-bit height scale and base, then XPTS x YPTS 16-bit
+   elevations, row by row; height = (base + elevation * scale / 65536) * SCAL z. Little
+   endian, as the format is. Each grid cell gives two triangles, in metres. */
+static int16_t ter_i16(const unsigned char *p) { return (int16_t)(p[0] | p[1] << 8); }
+
+static int load_ter(const char *buf, size_t len, tlist *t, char *err, size_t errlen)
+{
+    const unsigned char *b = (const unsigned char *)buf;
+    size_t at = 16;
+    int size = 0, nx = 0, ny = 0;
+    float scal[3] = {30, 30, 30};
+    while (at + 4 <= len) {
+        const char *tag = buf + at;
+        at += 4;
+        if (!memcmp(tag, "EOF ", 4))
+            break;
+        if (!memcmp(tag, "SIZE", 4) || !memcmp(tag, "XPTS", 4) || !memcmp(tag, "YPTS", 4)) {
+            if (at + 4 > len)
+                break;
+            int v = ter_i16(b + at);
+            if (!memcmp(tag, "SIZE", 4))
+                size = v;
+            else if (!memcmp(tag, "XPTS", 4))
+                nx = v;
+            else
+                ny = v;
+            at += 4;
+        } else if (!memcmp(tag, "SCAL", 4)) {
+            if (at + 12 > len)
+                break;
+            memcpy(scal, buf + at, sizeof scal);
+            at += 12;
+        } else if (!memcmp(tag, "CRAD", 4) || !memcmp(tag, "CRVM", 4)) {
+            at += 4;
+        } else if (!memcmp(tag, "ALTW", 4)) {
+            if (nx == 0)
+                nx = ny = size + 1;
+            if (nx < 2 || ny < 2 || at + 4 + 2 * (size_t)nx * (size_t)ny > len)
+                return fail(err, errlen, "Terragen: %d x %d points do not fit the file", nx,
+                            ny);
+            float hs = (float)ter_i16(b + at), base = (float)ter_i16(b + at + 2);
+            const unsigned char *e = b + at + 4;
+            for (int y = 0; y + 1 < ny; y++)
+                for (int x = 0; x + 1 < nx; x++) {
+                    float h[4];
+                    for (int k = 0; k < 4; k++) {
+                        size_t i = (size_t)(y + (k >> 1)) * (size_t)nx + (size_t)(x + (k & 1));
+                        h[k] = (base + (float)ter_i16(e + 2 * i) * hs / 65536.0f) * scal[2];
+                    }
+                    float x0 = (float)x * scal[0], x1 = (float)(x + 1) * scal[0];
+                    float y0 = (float)y * scal[1], y1 = (float)(y + 1) * scal[1];
+                    const float a[9] = {x0, y0, h[0], x1, y0, h[1], x1, y1, h[3]};
+                    const float c[9] = {x0, y0, h[0], x1, y1, h[3], x0, y1, h[2]};
+                    if (tl_add(t, a) || tl_add(t, c))
+                        return fail(err, errlen, "out of memory");
+                }
+            return 0;
+        } else {
+            return fail(err, errlen, "Terragen: unknown chunk %.4s", tag);
+        }
+    }
+    return fail(err, errlen, "Terragen: no ALTW chunk");
+}
+
 int mesh_load(const char *path, float *tri[9], size_t *ntris, char *err, size_t errlen)
 {
     size_t len = 0;
@@ -222,8 +289,10 @@ int mesh_load(const char *path, float *tri[9], size_t *ntris, char *err, size_t 
         rc = load_stl_ascii(buf, &t, err, errlen);
     else if (dot && (strcmp(dot, ".obj") == 0 || strcmp(dot, ".OBJ") == 0))
         rc = load_obj(buf, &t, err, errlen);
+    else if (len >= 16 && memcmp(buf, "TERRAGENTERRAIN ", 16) == 0)
+        rc = load_ter(buf, len, &t, err, errlen);
     else
-        rc = fail(err, errlen, "%s: neither STL nor OBJ", path);
+        rc = fail(err, errlen, "%s: neither STL, OBJ nor Terragen", path);
     free(buf);
     if (rc == 0 && t.n == 0)
         rc = fail(err, errlen, "%s holds no triangle", path);

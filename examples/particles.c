@@ -4,9 +4,8 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #endif
+#include "image.h"
 #include "sim.h"
-
-#include <png.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -42,11 +41,6 @@ static void usage(const char *argv0)
 }
 
 /* ---- drawing ---- */
-typedef struct image {
-    int w, h;
-    float *rgb; /* linear, 0..1 */
-} image;
-
 typedef struct panel {
     int x0, size; /* a square of the image */
 } panel;
@@ -154,37 +148,6 @@ static void draw_tracks(image *im, const panel *p, const float *track, int nstep
         }
 }
 
-static int write_png(const char *path, const image *im)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    unsigned char *row = malloc((size_t)im->w * 3);
-    if (!png || !info || !row || setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        free(row);
-        fclose(f);
-        return -1;
-    }
-    png_init_io(png, f);
-    png_set_IHDR(png, info, (png_uint_32)im->w, (png_uint_32)im->h, 8, PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (int y = 0; y < im->h; y++) {
-        for (int x = 0; x < 3 * im->w; x++) {
-            float v = im->rgb[(size_t)y * 3 * im->w + x];
-            row[x] = (unsigned char)(v <= 0.0f ? 0 : v >= 1.0f ? 255 : v * 255.0f + 0.5f);
-        }
-        png_write_row(png, row);
-    }
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    free(row);
-    return fclose(f) ? -1 : 0;
-}
-
 int main(int argc, char **argv)
 {
     sim_params prm = sim_default_params();
@@ -281,7 +244,7 @@ int main(int argc, char **argv)
     draw_tracks(&im, &left, track, nsteps);
     draw_particles(&im, &right, &ds);
     draw_scene(&im, &right, &ds.mesh);
-    if (write_png(out, &im)) {
+    if (image_write_png(out, &im)) {
         fprintf(stderr, "cannot write %s\n", out);
         return 2;
     }

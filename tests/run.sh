@@ -92,6 +92,13 @@ if grep -q toi_sweep_sphere_triangle_pairs include/toi.h; then
     step "examples/particles.c builds and runs" sh -c "make -j$JOBS build/$NATIVE/particles &&
         build/$NATIVE/particles -n 2000 -t 30 -o $LOGS/particles.png"
 fi
+# 1c. the character example: builds, walks 500 capsules for 100 steps over the terrain of
+#     assimp-testmodels; none may sink into it (its exit status)
+if grep -q toi_sweep_capsules_mesh include/toi.h; then
+    step "examples/characters.c builds and runs" sh -c "make -j$JOBS build/$NATIVE/characters &&
+        build/$NATIVE/characters -m /usr/share/assimp/models/TER/RealisticTerrain.ter \
+            -n 500 -t 100 -o $LOGS/characters.png"
+fi
 
 # 2. TOI_BACKEND overrides: an available backend is used; anything else falls back to the best
 for b in scalar sse avx2 avx512 neon bogus; do
