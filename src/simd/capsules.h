@@ -723,6 +723,24 @@ size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *C,
     return vdone(hits);
 }
 
+/* The lanes of lane_ok whose triangle (Tv) the capsule Cp (displacement v and segment
+   e = p1 - p0 in world units, as floats) could hit at a time <= tb: the sphere set's box and
+   plane tests (tri_box_live, tri_plane_live) with the path stretched by the segment and the
+   capsule kernel's size (ct_sweep_vec's: the sphere's plus |e|_1), so a rejected triangle is
+   one the kernel could not find a hit with by then. */
+TOI_VINLINE vm capsule_live(const vcap *Cp, const float v[3], const float e[3], const vf Tv[9],
+                            float tb, vm lane_ok)
+{
+    v3 Vr[3];
+    vf size = tri_relative(Cp->p0, Cp->v, Cp->r, Tv, Vr);
+    const v3 ev = v3sub(Cp->p1, Cp->p0);
+    size = vadd(size, vadd(vadd(vabs(ev.x), vabs(ev.y)), vabs(ev.z)));
+    vm live = tri_box_live(Vr, size, Cp->r, tb, v[0], v[1], v[2], e, lane_ok);
+    if (mbits(live))
+        live = tri_plane_live(Vr, size, Cp->r, tb, v[0], v[1], v[2], e, live);
+    return live;
+}
+
 /* A set's or mesh's winner win (triangle Tw, hit at bt; UINT32_MAX: none) stored as query
    i: recomputed alone for the outputs beyond t, the same lane operations, so the same t. */
 TOI_VINLINE size_t capsule_store_winner(const vcap *Cp, const float Tw[9], uint32_t win,
@@ -742,7 +760,8 @@ TOI_VINLINE size_t capsule_store_winner(const vcap *Cp, const float Tw[9], uint3
 }
 
 /* Capsule i against the whole set (the scalar's set scan): VW triangles at a time against the
-   capsule broadcast, each lane keeping its first strictly earlier t, then the lowest index
+   capsule broadcast (the lanes capsule_live cannot reject by the best time so far), each lane
+   keeping its first strictly earlier t, then the lowest index
    among the lanes' earliest; the scan stops once a hit at t = 0 is held. The winner is then
    recomputed alone for the outputs beyond t: the same lane operations, so the same t. */
 TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris,
@@ -754,6 +773,8 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
                      {vset(C->x1[i]), vset(C->y1[i]), vset(C->z1[i])},
                      {vset(C->vx[i]), vset(C->vy[i]), vset(C->vz[i])},
                      vset(C->r[i])};
+    const float v[3] = {C->vx[i], C->vy[i], C->vz[i]};
+    const float e[3] = {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]};
     vf lane_best = vset(INFINITY);
     uint32_t lane_idx[VW];
     for (size_t k = 0; k < VW; k++)
@@ -765,9 +786,12 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
         for (int k = 0; k < 9; k++)
             Tv[k] = vload_n(ts[k] + j, cnt);
         vm lane_ok = vlt(lane_ids(), vset((float)cnt));
+        vm live = capsule_live(&Cp, v, e, Tv, best < 1.0f ? best : 1.0f, lane_ok);
+        if (!mbits(live))
+            continue;
         vres r;
         vf feat;
-        vm hit = ct_sweep_vec(&Cp, Tv, lane_ok, all_overlaps, cull_on, 0, &r, &feat);
+        vm hit = ct_sweep_vec(&Cp, Tv, live, all_overlaps, cull_on, 0, &r, &feat);
         set_lanes_keep(mand(hit, vlt(r.t, lane_best)), r.t, j, &lane_best, lane_idx, &best);
     }
     float bt;
@@ -795,9 +819,11 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
 typedef struct capsule_leaf_ctx {
     vcap Cp;
     vm all_overlaps, cull_on;
+    float v[3], e[3]; /* displacement and segment p1 - p0, world units */
 } capsule_leaf_ctx;
 
-/* A leaf's triangles VW at a time against the capsule broadcast (ct_sweep_vec, as the set). */
+/* A leaf's triangles VW at a time against the capsule broadcast: the set scan's tests against
+   the best time so far (capsule_live), then the kernel on the lanes left. */
 static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
                          toi_mesh_best *b)
 {
@@ -808,9 +834,12 @@ static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint3
         for (int k = 0; k < 9; k++) /* padded: whole vectors stay in bounds */
             Tv[k] = vload(toi_mesh_row(m, ref, cnt, k) + j);
         vm lane_ok = vlt(lane_ids(), vset((float)(cnt - j)));
+        vm live = capsule_live(&c->Cp, c->v, c->e, Tv, b->t < 1.0f ? b->t : 1.0f, lane_ok);
+        if (!mbits(live))
+            continue;
         vres r;
         vf feat;
-        unsigned bits = mbits(ct_sweep_vec(&c->Cp, Tv, lane_ok, c->all_overlaps, c->cull_on, 0,
+        unsigned bits = mbits(ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0,
                                            &r, &feat));
         if (!bits)
             continue;
@@ -842,7 +871,10 @@ size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_me
                                      {vset(p1[0]), vset(p1[1]), vset(p1[2])},
                                      {vset(v[0]), vset(v[1]), vset(v[2])},
                                      vset(r)},
-                                    all_overlaps, cull_on};
+                                    all_overlaps,
+                                    cull_on,
+                                    {v[0], v[1], v[2]},
+                                    {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}};
         toi_mesh_best b = {INFINITY, UINT32_MAX, 0, 0, 0};
         float Tw[9] = {0};
         if (toi_mesh_capsule_ok(p0, p1, v, r)) {

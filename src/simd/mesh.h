@@ -27,9 +27,9 @@ static void sphere_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32
         vf size = tri_relative(c->p0, c->vin, c->rin, Tv, Vr);
         vm lane_ok = vlt(lane_ids(), vset((float)(cnt - j)));
         const float tb = b->t < 1.0f ? b->t : 1.0f;
-        vm live = tri_box_live(Vr, size, c->rin, tb, c->svx, c->svy, c->svz, lane_ok);
+        vm live = tri_box_live(Vr, size, c->rin, tb, c->svx, c->svy, c->svz, NULL, lane_ok);
         if (mbits(live))
-            live = tri_plane_live(Vr, size, c->rin, tb, c->svx, c->svy, c->svz, live);
+            live = tri_plane_live(Vr, size, c->rin, tb, c->svx, c->svy, c->svz, NULL, live);
         if (!mbits(live))
             continue;
         vres r;

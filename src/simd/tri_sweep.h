@@ -319,9 +319,10 @@ TOI_VINLINE vf lane_ids(void)
 /* The lanes of lane_ok whose triangle (relative vertices Vr, size) the box test cannot
    reject: its box against the box of the path over [0, tb], grown by r + TOI_BOX_MARGIN *
    size (internal.h: a rejected triangle cannot hit at a time <= tb). (sv: the displacement
-   in world units.) */
+   in world units.) e: a capsule's segment p1 - p0 (world units), whose path's box is the
+   centre's stretched by it and whose size includes |e|_1; NULL for a sphere. */
 TOI_VINLINE vm tri_box_live(const v3 Vr[3], vf size, vf rin, float tb, float svx, float svy,
-                            float svz, vm lane_ok)
+                            float svz, const float *e, vm lane_ok)
 {
     const vf zero = vzero();
     const float pv[3] = {tb * svx, tb * svy, tb * svz};
@@ -334,8 +335,14 @@ TOI_VINLINE vm tri_box_live(const v3 Vr[3], vf size, vf rin, float tb, float svx
     for (int d = 0; d < 3; d++) {
         vf tmin = vmin_sel(vmin_sel(cx[d][0], cx[d][1]), cx[d][2]);
         vf tmax = vmax_sel(vmax_sel(cx[d][0], cx[d][1]), cx[d][2]);
-        vf lo = vsub(vmin_sel(zero, pvv[d]), grow);
-        vf hi = vadd(vmax_sel(zero, pvv[d]), grow);
+        vf lo = vmin_sel(zero, pvv[d]), hi = vmax_sel(zero, pvv[d]);
+        if (e) {
+            const vf ed = vset(e[d]);
+            lo = vadd(lo, vmin_sel(zero, ed));
+            hi = vadd(hi, vmax_sel(zero, ed));
+        }
+        lo = vsub(lo, grow);
+        hi = vadd(hi, grow);
         far = mor(far, mor(vgt(tmin, hi), vlt(tmax, lo)));
     }
     return mandnot(lane_ok, far);
@@ -348,9 +355,10 @@ TOI_VINLINE vm tri_box_live(const v3 Vr[3], vf size, vf rin, float tb, float svx
    reference's separation reject along the face normal; any direction separates, so the
    float cross product serves, and the projections' rounding, a few FLT_EPSILON |d| in these
    units, is far inside the margin). A d shorter than TOI_MIN_DIR2 (a degenerate triangle,
-   whose products would lose that precision) keeps its lane, as does anything non-finite. */
+   whose products would lose that precision) keeps its lane, as does anything non-finite.
+   e: as for tri_box_live (the segment's projection stretches the path's). */
 TOI_VINLINE vm tri_plane_live(const v3 Vr[3], vf size, vf rin, float tb, float svx, float svy,
-                              float svz, vm live)
+                              float svz, const float *e, vm live)
 {
     const vf zero = vzero();
     vf s = vpow2_scale(size);
@@ -365,7 +373,13 @@ TOI_VINLINE vm tri_plane_live(const v3 Vr[3], vf size, vf rin, float tb, float s
     vf lo = vmin_sel(vmin_sel(h0, h1), h2), hi = vmax_sel(vmax_sel(h0, h1), h2);
     vf dd = v3dot(d, d);
     vf g = vmul(vmul(vadd(rin, vmul(vset(TOI_BOX_MARGIN), size)), s), vsqrt(dd));
-    vf above = vsub(lo, vmax_sel(zero, hp)), below = vsub(vmin_sel(zero, hp), hi);
+    vf plo = vmin_sel(zero, hp), phi = vmax_sel(zero, hp);
+    if (e) {
+        vf he = v3dot(v3scale(s, (v3){vset(e[0]), vset(e[1]), vset(e[2])}), d);
+        plo = vadd(plo, vmin_sel(zero, he));
+        phi = vadd(phi, vmax_sel(zero, he));
+    }
+    vf above = vsub(lo, phi), below = vsub(plo, hi);
     vm apart = mand(vge(dd, vset(TOI_MIN_DIR2)), mor(vgt(above, g), vgt(below, g)));
     return mandnot(live, apart);
 }

@@ -105,7 +105,7 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
         vf size = tri_relative(p0, vin, rin, Tv, Vr);
         vm lane_ok = vlt(lane_ids(), vset((float)cnt));
         float tb = best < 1.0f ? best : 1.0f;
-        vm live = tri_box_live(Vr, size, rin, tb, svx, svy, svz, lane_ok);
+        vm live = tri_box_live(Vr, size, rin, tb, svx, svy, svz, NULL, lane_ok);
         if (!mbits(live))
             continue;
 
