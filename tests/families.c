@@ -74,12 +74,10 @@ static ptrdiff_t call_tri_set(const toi_kernels *k, size_t n, const t_args *a, u
 }
 
 /* The set's triangles as a mesh, built for the call and refitted from the same arrays (so
-   the harnesses see the build and the refit read them), then queried (an empty set: a mesh
-   of one NaN triangle, which nothing hits - what an empty set answers). */
-static ptrdiff_t call_mesh(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
-                           const toi_hits *out)
+   the harnesses see the build and the refit read them), for the mesh rows to query (an empty
+   set: a mesh of one NaN triangle, which nothing hits - what an empty set answers). */
+static toi_mesh *mesh_of_set(const t_args *a)
 {
-    toi_spheres s = spheres_at(a->q);
     static const float nan1[1] = {__builtin_nanf("")};
     toi_triangles t = tris_at(a->set[0]);
     if (a->nset[0] == 0)
@@ -88,6 +86,14 @@ static ptrdiff_t call_mesh(const toi_kernels *k, size_t n, const t_args *a, unsi
     toi_mesh *m = toi_mesh_build(nt, &t);
     if (!m || toi_mesh_refit(m, nt, &t, NULL) != TOI_OK)
         abort();
+    return m;
+}
+
+static ptrdiff_t call_mesh(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                           const toi_hits *out)
+{
+    toi_spheres s = spheres_at(a->q);
+    toi_mesh *m = mesh_of_set(a);
     ptrdiff_t r = k ? toi_sweep_spheres_mesh_on(k, n, &s, m, flags, out, NULL)
                     : toi_sweep_spheres_mesh(n, &s, m, flags, out, NULL);
     toi_mesh_free(m);
@@ -180,14 +186,7 @@ static ptrdiff_t call_capsules_mesh(const toi_kernels *k, size_t n, const t_args
                                     unsigned flags, const toi_hits *out)
 {
     toi_capsules c = capsules_at(a->q);
-    static const float nan1[1] = {__builtin_nanf("")};
-    toi_triangles t = tris_at(a->set[0]);
-    if (a->nset[0] == 0)
-        t = (toi_triangles){nan1, nan1, nan1, nan1, nan1, nan1, nan1, nan1, nan1};
-    size_t nt = a->nset[0] ? a->nset[0] : 1;
-    toi_mesh *m = toi_mesh_build(nt, &t);
-    if (!m || toi_mesh_refit(m, nt, &t, NULL) != TOI_OK)
-        abort();
+    toi_mesh *m = mesh_of_set(a);
     ptrdiff_t r = k ? toi_sweep_capsules_mesh_on(k, n, &c, m, flags, out, NULL)
                     : toi_sweep_capsules_mesh(n, &c, m, flags, out, NULL);
     toi_mesh_free(m);

@@ -799,6 +799,18 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* Every output of a call, its count and its cost counters. */
+static uint64_t fnv_results(uint64_t h, const t_hits *o, size_t n, ptrdiff_t ret,
+                            const toi_cost *c)
+{
+    for (int k = 0; k < T_NOUT; k++)
+        h = fnv(h, o->f[k], n * sizeof(float));
+    h = fnv(h, o->index, n * sizeof(uint32_t));
+    h = fnv(h, o->feature, n);
+    h = fnv(h, &ret, sizeof ret);
+    return fnv(h, c, sizeof *c);
+}
+
 static void golden_mesh(const void *ctx)
 {
     const t_impl *im = ctx;
@@ -814,12 +826,7 @@ static void golden_mesh(const void *ctx)
             for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
                 toi_cost c = {0, 0, 0};
                 ptrdiff_t ret = t_mesh(im, sc.nsph, &sc.sph.s, m, flags, &o.h, &c);
-                for (int k = 0; k < T_NOUT; k++)
-                    h = fnv(h, o.f[k], sc.nsph * sizeof(float));
-                h = fnv(h, o.index, sc.nsph * sizeof(uint32_t));
-                h = fnv(h, o.feature, sc.nsph);
-                h = fnv(h, &ret, sizeof ret);
-                h = fnv(h, &c, sizeof c);
+                h = fnv_results(h, &o, sc.nsph, ret, &c);
             }
             toi_cost cr = {0, 0, 0};
             mesh_deform(&r, &sc);
@@ -854,12 +861,7 @@ static void golden_capsule_mesh(const void *ctx)
         for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
             toi_cost c = {0, 0, 0};
             ptrdiff_t ret = t_capsules_mesh(im, sc.nsph, &cb.c, m, flags, &o.h, &c);
-            for (int k = 0; k < T_NOUT; k++)
-                h = fnv(h, o.f[k], sc.nsph * sizeof(float));
-            h = fnv(h, o.index, sc.nsph * sizeof(uint32_t));
-            h = fnv(h, o.feature, sc.nsph);
-            h = fnv(h, &ret, sizeof ret);
-            h = fnv(h, &c, sizeof c);
+            h = fnv_results(h, &o, sc.nsph, ret, &c);
         }
         t_hits_free(&o);
         toi_mesh_free(m);

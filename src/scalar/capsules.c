@@ -793,10 +793,7 @@ static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint3
 {
     const capsule_leaf_ctx *c = ctx;
     for (uint32_t j = 0; j < cnt; j++) {
-        float v[9];
-        for (int k = 0; k < 9; k++)
-            v[k] = toi_mesh_row(m, ref, cnt, k)[j];
-        triangle T = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
+        triangle T = toi_mesh_triangle(m, ref, cnt, j);
         toi_result r;
         uint8_t feat;
         r.t = TOI_NO_HIT;
@@ -818,19 +815,12 @@ size_t toi_scalar_sweep_capsules_mesh(size_t n, const toi_capsules *c, const toi
         const float p0[3] = {C.p0.x, C.p0.y, C.p0.z}, p1[3] = {C.p1.x, C.p1.y, C.p1.z};
         const float v[3] = {C.v.x, C.v.y, C.v.z};
         toi_mesh_best b = {TOI_NO_HIT, UINT32_MAX, 0, 0, 0};
-        triangle W = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         if (toi_mesh_capsule_ok(p0, p1, v, C.r)) {
             const float e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
             const toi_mesh_ray q = toi_mesh_ray_capsule(p0, e, v, C.r);
             toi_scalar_mesh_walk(&q, m, capsule_leaf, &x, &b, &nv, &np);
         }
-        if (b.win != UINT32_MAX) {
-            float w[9];
-            for (int k = 0; k < 9; k++)
-                w[k] = toi_mesh_best_row(m, &b, k);
-            W = (triangle){{w[0], w[1], w[2]}, {w[3], w[4], w[5]}, {w[6], w[7], w[8]}};
-        }
-        hits += capsule_store_winner(C, W, b.win, flags, out, i);
+        hits += capsule_store_winner(C, toi_mesh_best_triangle(m, &b), b.win, flags, out, i);
     }
     if (cost) {
         cost->nv += nv;

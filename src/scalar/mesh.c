@@ -82,10 +82,7 @@ static void sphere_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32
 {
     const sphere_leaf_ctx *c = ctx;
     for (uint32_t j = 0; j < cnt; j++) {
-        float v[9];
-        for (int k = 0; k < 9; k++)
-            v[k] = toi_mesh_row(m, ref, cnt, k)[j];
-        triangle T = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
+        triangle T = toi_mesh_triangle(m, ref, cnt, j);
         toi_result r;
         uint8_t feat;
         r.t = TOI_NO_HIT;
@@ -103,19 +100,12 @@ size_t toi_scalar_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_m
         sphere_leaf_ctx c = {load_sphere(s, i), flags};
         const sphere S = c.S;
         toi_mesh_best b = {TOI_NO_HIT, UINT32_MAX, 0, 0, 0};
-        triangle W = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         if (toi_mesh_sphere_ok(S.p.x, S.p.y, S.p.z, S.v.x, S.v.y, S.v.z, S.r)) {
             const toi_mesh_ray q =
                 toi_mesh_ray_make(S.p.x, S.p.y, S.p.z, S.v.x, S.v.y, S.v.z, S.r);
             toi_scalar_mesh_walk(&q, m, sphere_leaf, &c, &b, &nv, &np);
         }
-        if (b.win != UINT32_MAX) {
-            float v[9];
-            for (int k = 0; k < 9; k++)
-                v[k] = toi_mesh_best_row(m, &b, k);
-            W = (triangle){{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
-        }
-        hits += store_winner(S, W, b.win, flags, out, i);
+        hits += store_winner(S, toi_mesh_best_triangle(m, &b), b.win, flags, out, i);
     }
     if (cost) {
         cost->nv += nv;

@@ -830,25 +830,14 @@ static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint3
     const capsule_leaf_ctx *c = ctx;
     for (uint32_t j = 0; j < cnt; j += VW) {
         vf Tv[9];
-        TOI_UNROLL
-        for (int k = 0; k < 9; k++) /* padded: whole vectors stay in bounds */
-            Tv[k] = vload(toi_mesh_row(m, ref, cnt, k) + j);
-        vm lane_ok = vlt(lane_ids(), vset((float)(cnt - j)));
+        vm lane_ok = mesh_leaf_load(m, ref, cnt, j, Tv);
         vm live = capsule_live(&c->Cp, c->v, c->e, Tv, b->t < 1.0f ? b->t : 1.0f, lane_ok);
         if (!mbits(live))
             continue;
         vres r;
         vf feat;
-        unsigned bits = mbits(ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0,
-                                           &r, &feat));
-        if (!bits)
-            continue;
-        float tt[VW];
-        vstore(tt, r.t);
-        for (; bits; bits &= bits - 1) {
-            uint32_t k = (uint32_t)__builtin_ctz(bits);
-            toi_mesh_offer(m, ref, cnt, j + k, tt[k], b);
-        }
+        vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
+        mesh_leaf_offer(m, ref, cnt, j, hit, r.t, b);
     }
 }
 

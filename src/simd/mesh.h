@@ -20,12 +20,9 @@ static void sphere_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32
     const sphere_leaf_ctx *c = ctx;
     for (uint32_t j = 0; j < cnt; j += VW) {
         vf Tv[9];
-        TOI_UNROLL
-        for (int k = 0; k < 9; k++) /* padded: whole vectors stay in bounds */
-            Tv[k] = vload(toi_mesh_row(m, ref, cnt, k) + j);
+        vm lane_ok = mesh_leaf_load(m, ref, cnt, j, Tv);
         v3 Vr[3];
         vf size = tri_relative(c->p0, c->vin, c->rin, Tv, Vr);
-        vm lane_ok = vlt(lane_ids(), vset((float)(cnt - j)));
         const float tb = b->t < 1.0f ? b->t : 1.0f;
         vm live = tri_box_live(Vr, size, c->rin, tb, c->svx, c->svy, c->svz, NULL, lane_ok);
         if (mbits(live))
@@ -34,16 +31,9 @@ static void sphere_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32
             continue;
         vres r;
         vf feat = vset((float)TOI_FEATURE_NONE);
-        unsigned bits = mbits(tri_sweep_vec(c->p0, c->vin, c->rin, Tv, Vr, size, live,
-                                            c->all_overlaps, c->cull_on, 0, &r, &feat));
-        if (!bits)
-            continue;
-        float tt[VW];
-        vstore(tt, r.t);
-        for (; bits; bits &= bits - 1) {
-            uint32_t k = (uint32_t)__builtin_ctz(bits);
-            toi_mesh_offer(m, ref, cnt, j + k, tt[k], b);
-        }
+        vm hit = tri_sweep_vec(c->p0, c->vin, c->rin, Tv, Vr, size, live, c->all_overlaps,
+                               c->cull_on, 0, &r, &feat);
+        mesh_leaf_offer(m, ref, cnt, j, hit, r.t, b);
     }
 }
 

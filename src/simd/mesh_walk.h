@@ -91,6 +91,32 @@ TOI_VINLINE void mesh_walk(const toi_mesh_ray *q, int capsule, const toi_mesh *m
     }
 }
 
+/* Triangles [j, j + VW) of the leaf (ref, cnt), row by row (the leaf block is padded, so whole
+   vectors stay in bounds); returns the mask of the lanes that hold one. */
+TOI_VINLINE vm mesh_leaf_load(const toi_mesh *m, uint32_t ref, uint32_t cnt, uint32_t j,
+                              vf Tv[9])
+{
+    TOI_UNROLL
+    for (int k = 0; k < 9; k++)
+        Tv[k] = vload(toi_mesh_row(m, ref, cnt, k) + j);
+    return vlt(lane_ids(), vset((float)(cnt - j)));
+}
+
+/* Offer the lanes of `hit` (their times t) among triangles [j, j + VW) of the leaf to *b. */
+TOI_VINLINE void mesh_leaf_offer(const toi_mesh *m, uint32_t ref, uint32_t cnt, uint32_t j,
+                                 vm hit, vf t, toi_mesh_best *b)
+{
+    unsigned bits = mbits(hit);
+    if (!bits)
+        return;
+    float tt[VW];
+    vstore(tt, t);
+    for (; bits; bits &= bits - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(bits);
+        toi_mesh_offer(m, ref, cnt, j + k, tt[k], b);
+    }
+}
+
 /* Row c (0..8) of the winner's triangle. */
 TOI_VINLINE float mesh_best_row(const toi_mesh *m, const toi_mesh_best *b, int c)
 {
