@@ -79,8 +79,8 @@ TOI_SCALAR_INLINE void face_point(const float fc[3], const float fa[3][3], const
 
 /* Normal: the axis kn (0..14) of the boxes with axes a, b (C = A^T B), from B toward A (the
    side A's centre projects to, dlk = the axis's projection of A's centre relative to B's). */
-TOI_SCALAR_INLINE void box_normal(const float a[3][3], const float b[3][3], const float C[3][3],
-                                  int kn, float dlk, float n[3])
+TOI_SCALAR_INLINE float box_normal(const float a[3][3], const float b[3][3], const float C[3][3],
+                                   int kn, float dlk, float n[3])
 {
     float L[3];
     if (kn < 3) {
@@ -103,6 +103,7 @@ TOI_SCALAR_INLINE void box_normal(const float a[3][3], const float b[3][3], cons
     } else {
         n[0] = TOI_FALLBACK_NX, n[1] = TOI_FALLBACK_NY, n[2] = TOI_FALLBACK_NZ;
     }
+    return nn; /* below TOI_MIN_DIR2: n is the fallback */
 }
 
 /* Point of contact on axis kn with normal n, relative to B's centre (scaled units), A's
@@ -329,6 +330,7 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     float vn = sqrtf(dot3(v, v)) * SPIN_UP + 0x1p-70f;
     float bound = (vn + sa.wb * sa.r) + sb.wb * sb.r;
     float tol = S * TOI_BOX_SPIN_TOL;
+    float eN = S * 0x1p-18f; /* G's normalization: a few FLT_EPSILON of it */
     spin_eval e;
     float t = 0.0f;
     int overlap = 0;
@@ -337,7 +339,7 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
         spin_at(t, phia, phib, A, B, &sa, &sb, l, v, ha, hb, eF, eE, &e);
         float err = (TOI_BOX_SPIN_EROT + TOI_BOX_SPIN_EANG * phia) * sa.r +
                     (TOI_BOX_SPIN_EROT + TOI_BOX_SPIN_EANG * phib) * sb.r;
-        float gap = e.G - (t > 0.0f ? err : 0.0f);
+        float gap = (e.G - eN) - (t > 0.0f ? err : 0.0f);
         if (t == 0.0f && e.G <= 0.0f) { /* touching at t = 0 */
             overlap = 1;
             break;
@@ -352,8 +354,22 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
             return 0;
         if (it == TOI_BOX_SPIN_BUDGET) /* budget spent: a hit at the last safe time */
             break;
-        float slack = (t * 0x1p-22f) * bound; /* covers the rounding of t + dt */
-        float dt = ((gap - slack) / bound) * SPIN_DOWN;
+        /* the directional bound: along the fixed unit axis n of G, the separation falls no
+           faster than A's centre closes along n plus |n x w| r for each box's turn */
+        float n[3], ca[3], cb[3];
+        float nn = box_normal(e.a, e.b, e.C, e.k, e.dl[e.k], n);
+        float vnn = dot3(v, n);
+        cross3(n, sa.u, ca);
+        cross3(n, sb.u, cb);
+        float beta = ((vnn < 0.0f ? -vnn : 0.0f) + vn * 0x1p-20f) +
+                     (((sqrtf(dot3(ca, ca)) * SPIN_UP + 0x1p-20f) * sa.wb) * sa.r +
+                      ((sqrtf(dot3(cb, cb)) * SPIN_UP + 0x1p-20f) * sb.wb) * sb.r);
+        beta = beta * SPIN_UP;
+        beta = nn >= TOI_MIN_DIR2 ? beta : bound;
+        float slack = (t * 0x1p-22f) * beta; /* covers the rounding of t + dt */
+        float dt = ((gap - slack) / beta) * SPIN_DOWN;
+        if (dt > rem * SPIN_UP) /* safe to the end of the step */
+            return 0;
         dt = dt > 0.0f ? dt : 0.0f;
         t = t + dt;
         t = t < 1.0f ? t : 1.0f;

@@ -172,6 +172,42 @@ TOI_VINLINE vm vspin_approach(const vf a[3][3], const vf b[3][3], const vf ha[3]
     return mor(vlt(ua, vzero()), vlt(ub, vzero()));
 }
 
+/* The scalar's box_normal() for the axis kf (a float 0..14 per lane); returns L.L. */
+TOI_VINLINE vf vspin_normal(const vf a[3][3], const vf b[3][3], const vf C[3][3],
+                            const vf dl[15], vf kf, vf n[3])
+{
+    const vf zero = vzero();
+    vf L[3] = {zero, zero, zero}, dlk = zero;
+    TOI_UNROLL
+    for (int k = 0; k < 15; k++) {
+        vf Lk[3];
+        if (k < 3) {
+            Lk[0] = a[k][0], Lk[1] = a[k][1], Lk[2] = a[k][2];
+        } else if (k < 6) {
+            Lk[0] = b[k - 3][0], Lk[1] = b[k - 3][1], Lk[2] = b[k - 3][2];
+        } else {
+            const int i = (k - 6) / 3, j = (k - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                Lk[c] = vsub(vmul(C[i1][j], a[i2][c]), vmul(C[i2][j], a[i1][c]));
+        }
+        vm m = veq(kf, vset((float)k));
+        L[0] = vsel(m, Lk[0], L[0]), L[1] = vsel(m, Lk[1], L[1]), L[2] = vsel(m, Lk[2], L[2]);
+        dlk = vsel(m, dl[k], dlk);
+    }
+    vm pos = vge(dlk, zero);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        L[c] = vsel(pos, L[c], vneg(L[c]));
+    vf nn = vdot3(L, L);
+    vf inv = vdiv(vset(1.0f), vsqrt(nn));
+    vm dir = vge(nn, vset(TOI_MIN_DIR2));
+    n[0] = vsel(dir, vmul(L[0], inv), vset(TOI_FALLBACK_NX));
+    n[1] = vsel(dir, vmul(L[1], inv), vset(TOI_FALLBACK_NY));
+    n[2] = vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ));
+    return nn;
+}
+
 /* The lanes in active (valid, with a rotation); the others' outputs are don't-cares. */
 TOI_VINLINE vm sweep_box_spin_vec(const vbox *A, const vbox *B, vm active, vm all_overlaps,
                                   int full, vres *o, vf *texit)
@@ -200,6 +236,7 @@ TOI_VINLINE vm sweep_box_spin_vec(const vbox *A, const vbox *B, vm active, vm al
     vf bound = vadd(vadd(vn, vmul(sa.wb, sa.r)), vmul(sb.wb, sb.r));
     vf tol = vmul(S, vset(TOI_BOX_SPIN_TOL));
     const vf erot = vset(TOI_BOX_SPIN_EROT), eang = vset(TOI_BOX_SPIN_EANG);
+    const vf eN = vmul(S, vset(0x1p-18f)), up = vset(VSPIN_UP), e20 = vset(0x1p-20f);
     const unsigned all = mbits(mconst(1));
 
     vspin_eval e;
@@ -210,7 +247,7 @@ TOI_VINLINE vm sweep_box_spin_vec(const vbox *A, const vbox *B, vm active, vm al
         vspin_at(t, phia, phib, A, B, &sa, &sb, l, v, ha, hb, eF, eE, &e);
         vf err = vadd(vmul(vadd(erot, vmul(eang, phia)), sa.r),
                       vmul(vadd(erot, vmul(eang, phib)), sb.r));
-        vf gap = vsub(e.G, vsel(vgt(t, zero), err, zero));
+        vf gap = vsub(vsub(e.G, eN), vsel(vgt(t, zero), err, zero));
         vm live = mandnot(mconst(1), done);
         vm ov_now = mand(live, mand(veq(t, zero), vle(e.G, zero)));
         vm rest = mandnot(live, ov_now);
@@ -228,8 +265,21 @@ TOI_VINLINE vm sweep_box_spin_vec(const vbox *A, const vbox *B, vm active, vm al
         ov = mor(ov, ov_now);
         hitm = mor(hitm, mor(mor(ov_now, hit_now), budget_now));
         done = mor(done, mandnot(live, rest));
-        vf slack = vmul(vmul(t, vset(0x1p-22f)), bound);
-        vf dt = vmul(vdiv(vsub(gap, slack), bound), vset(VSPIN_DOWN));
+        vf n[3], ca[3], cb[3];
+        vf nn = vspin_normal(e.a, e.b, e.C, e.dl, e.kf, n);
+        vf vnn = vdot3(v, n);
+        vcross3(n, sa.u, ca);
+        vcross3(n, sb.u, cb);
+        vf beta = vadd(vadd(vsel(vlt(vnn, zero), vneg(vnn), zero), vmul(vn, e20)),
+                       vadd(vmul(vmul(vadd(vmul(vsqrt(vdot3(ca, ca)), up), e20), sa.wb), sa.r),
+                            vmul(vmul(vadd(vmul(vsqrt(vdot3(cb, cb)), up), e20), sb.wb), sb.r)));
+        beta = vmul(beta, up);
+        beta = vsel(vge(nn, vset(TOI_MIN_DIR2)), beta, bound);
+        vf slack = vmul(vmul(t, vset(0x1p-22f)), beta);
+        vf dt = vmul(vdiv(vsub(gap, slack), beta), vset(VSPIN_DOWN));
+        vm clear = mand(rest, vgt(dt, vmul(rem, up)));
+        rest = mandnot(rest, clear);
+        done = mor(done, clear);
         dt = vsel(vgt(dt, zero), dt, zero);
         vf tn = vadd(t, dt);
         tn = vsel(vlt(tn, one), tn, one);
