@@ -298,10 +298,11 @@ typedef struct toi_boxes {
 /* Box sweeps: the same rule as every query with f(t) = the distance between the two closed
    boxes and R = 0 (docs/boxes.md). normal: unit separating axis at contact, from B toward A;
    point: see docs/boxes.md; depth: the penetration along the axis of least overlap at t = 0;
-   t_exit: the end of the contact interval. Non-finite input, a negative half extent or a
-   quaternion whose norm is not 1 within 1e-3: a miss for that query. Linear motion only in
-   this version: a call where some query has a finite nonzero rotation (w) returns
-   TOI_ENOTSUP and writes nothing. */
+   t_exit: the end of the contact interval (linear motion; a rotating query writes t).
+   Non-finite input, a negative half extent, a quaternion whose norm is not 1 within 1e-3 or
+   a rotation with |wx| + |wy| + |wz| >= 2^127: a miss for that query. A nonzero rotation is
+   swept conservatively (never a miss, never later than the contact; up to 2^-10 of the
+   query's size early): docs/boxes.md, "Angular motion". */
 TOI_API ptrdiff_t toi_sweep_boxes(size_t n, const toi_boxes *a, const toi_boxes *b,
                                   unsigned flags, const toi_hits *out);
 

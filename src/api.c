@@ -358,25 +358,6 @@ static inline int boxes_ok(const toi_boxes *b)
     return (b->wx != NULL) == (b->wy != NULL) && (b->wx != NULL) == (b->wz != NULL);
 }
 
-/* Whether element i of the rotation arrays is a finite nonzero rotation: angular motion is
-   not in this version (TOI_ENOTSUP). A non-finite one is a miss for its query. */
-static inline int box_spins(const toi_boxes *b, size_t i)
-{
-    float x = b->wx[i], y = b->wy[i], z = b->wz[i];
-    int finite = ((x * 0.0f + y * 0.0f) + z * 0.0f) == 0.0f;
-    return finite && (x != 0.0f || y != 0.0f || z != 0.0f);
-}
-
-static int boxes_spin(size_t n, const uint32_t *idx, const toi_boxes *b)
-{
-    if (!b->wx)
-        return 0;
-    int spin = 0;
-    for (size_t k = 0; k < n; k++)
-        spin |= box_spins(b, idx ? idx[k] : k);
-    return spin;
-}
-
 ptrdiff_t toi_sweep_boxes_on(const toi_kernels *k, size_t n, const toi_boxes *a,
                              const toi_boxes *b, unsigned flags, const toi_hits *out)
 {
@@ -385,8 +366,6 @@ ptrdiff_t toi_sweep_boxes_on(const toi_kernels *k, size_t n, const toi_boxes *a,
         return pre;
     if (!boxes_ok(a) || !boxes_ok(b))
         return TOI_EINVAL;
-    if (boxes_spin(n, NULL, a) || boxes_spin(n, NULL, b))
-        return TOI_ENOTSUP;
     toi_note_backend(k->id);
     return (ptrdiff_t)k->boxes(n, a, b, flags, out);
 }
@@ -402,8 +381,6 @@ ptrdiff_t toi_sweep_box_pairs_on(const toi_kernels *k, size_t npairs, const uint
         return TOI_EINVAL;
     if (!indices_ok(npairs, ia, nbodies) || !indices_ok(npairs, ib, nbodies))
         return TOI_EINVAL;
-    if (boxes_spin(npairs, ia, bodies) || boxes_spin(npairs, ib, bodies))
-        return TOI_ENOTSUP;
     toi_note_backend(k->id);
     return (ptrdiff_t)k->box_pairs(npairs, ia, ib, bodies, flags, out);
 }
@@ -427,7 +404,7 @@ const char *toi_strerror(int code)
     switch (code) {
     case TOI_OK: return "success";
     case TOI_EINVAL: return "invalid argument (NULL required pointer, unknown flag, index or parameter out of range)";
-    case TOI_ENOTSUP: return "not supported (backend not compiled in or not supported by this CPU; box rotation)";
+    case TOI_ENOTSUP: return "not supported (backend not compiled in or not supported by this CPU)";
     }
     return code > 0 ? "success (number of hits)" : "unknown error";
 }

@@ -206,4 +206,19 @@ static inline int toi_plane_ok(const toi_plane *P)
 /* Edge-edge contact point: edges with |a_i x b_j|^2 below this take their midpoints. */
 #define TOI_BOX_MIN_CROSS2 0x1p-40f
 
+/* Boxes with angular motion (docs/boxes.md, "Angular motion"): conservative advancement on
+   the 15-axis separation. A query stops with a hit when the separation, less its error
+   bound, is at most TOI_BOX_SPIN_TOL times the query's scaled size, and after
+   TOI_BOX_SPIN_BUDGET advances reports a hit at the time reached (never a miss). The
+   computed orientation of a box of circumradius r, turned by the half-angle phi (radians) at
+   t > 0, is within (TOI_BOX_SPIN_EROT + TOI_BOX_SPIN_EANG * phi) * r of the exact one (the
+   sine/cosine polynomials, the reduction of phi by pi, the quaternion product and the axes);
+   half-angles beyond TOI_BOX_SPIN_PHI_MAX are clamped there, where that bound exceeds 2 r,
+   the most a turn can move a point. */
+#define TOI_BOX_SPIN_TOL 0x1p-10f
+#define TOI_BOX_SPIN_BUDGET 64
+#define TOI_BOX_SPIN_EROT 0x1p-16f /* 128 * FLT_EPSILON */
+#define TOI_BOX_SPIN_EANG 0x1p-17f /* 64 * FLT_EPSILON per radian */
+#define TOI_BOX_SPIN_PHI_MAX 0x1p21f
+
 #endif /* TOI_INTERNAL_H */

@@ -207,6 +207,29 @@ static ptrdiff_t call_boxes(const toi_kernels *k, size_t n, const t_args *a, uns
              : toi_sweep_boxes(n, &ba, &bb, flags, out);
 }
 
+/* the same with the rotation arrays (angular motion) */
+static toi_boxes boxes_w_at(const float *const *f)
+{
+    return (toi_boxes){f[0], f[1], f[2],  f[3],  f[4],  f[5],  f[6],  f[7],
+                       f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]};
+}
+
+static ptrdiff_t call_boxes_spin(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
+                                 const toi_hits *out)
+{
+    toi_boxes ba = boxes_w_at(a->q), bb = boxes_w_at(a->q + 16);
+    return k ? toi_sweep_boxes_on(k, n, &ba, &bb, flags, out)
+             : toi_sweep_boxes(n, &ba, &bb, flags, out);
+}
+
+static ptrdiff_t call_box_pairs_spin(const toi_kernels *k, size_t n, const t_args *a,
+                                     unsigned flags, const toi_hits *out)
+{
+    toi_boxes s = boxes_w_at(a->set[0]);
+    return k ? toi_sweep_box_pairs_on(k, n, a->idx[0], a->idx[1], a->nset[0], &s, flags, out)
+             : toi_sweep_box_pairs(n, a->idx[0], a->idx[1], a->nset[0], &s, flags, out);
+}
+
 static ptrdiff_t call_box_pairs(const toi_kernels *k, size_t n, const t_args *a, unsigned flags,
                                 const toi_hits *out)
 {
@@ -261,6 +284,11 @@ const t_family t_families[] = {
     {.name = "box_pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppvvvqqqqhhh"},
      .normal_param = -1, .writes_exit = 1, .flags = TOI_ALL_OVERLAPS,
      .call = call_box_pairs},
+    {.name = "boxes_spin", .qkind = "pppvvvqqqqhhhwww" "pppvvvqqqqhhhwww", .normal_param = -1,
+     .writes_exit = 1, .flags = TOI_ALL_OVERLAPS, .call = call_boxes_spin},
+    {.name = "box_pairs_spin", .qkind = "", .nidx = 2, .nsets = 1,
+     .skind = {"pppvvvqqqqhhhwww"}, .normal_param = -1, .writes_exit = 1,
+     .flags = TOI_ALL_OVERLAPS, .call = call_box_pairs_spin},
 };
 const int t_nfamilies = (int)(sizeof t_families / sizeof t_families[0]);
 
@@ -314,6 +342,7 @@ float t_draw(uint64_t *s, char kind, int *ncomp)
     case 'e': return u;
     case 'q': return -1.0f + 2.0f * u;
     case 'h': return 0.05f + 1.2f * u;
+    case 'w': return -4.0f + 8.0f * u;
     }
     return 0.0f;
 }

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define T_MAXARR 32 /* float arrays per query or per set member (box pairs: 26) */
+#define T_MAXARR 32 /* float arrays per query or per set member (rotating boxes: 32) */
 #define T_MAXPARAM 4
 
 /* Inputs of one call. q[] has one element per query; idx[k] has one per query and indexes
@@ -27,7 +27,7 @@ typedef struct t_args {
    'p' a coordinate, 'v' a displacement, 'r' a radius, 'n' a unit-normal component (three
    'n' arrays in a row are one unit vector per element), 'd' a plane offset or a depth,
    'q' a quaternion component (four 'q' arrays in a row are one unit quaternion per element),
-   'h' a box's half extent (>= 0),
+   'h' a box's half extent (>= 0), 'w' a component of a box's rotation over the step (rad),
    'o' a coordinate drawn as a small offset from the same component of the nearest 'p'
    array 3, 6, ... before it (a triangle's vertices b and c near its vertex a), 't' a hit
    time (in [0, 1] or TOI_NO_HIT), 'e' a coefficient in [0, 1] (restitution, friction). */

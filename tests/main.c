@@ -124,7 +124,11 @@ int main(void)
                   {"contract", group_box_contract},
                   {"differential", group_box_differential},
                   {"accuracy", group_box_accuracy},
-                  {"golden", group_box_golden}};
+                  {"golden", group_box_golden},
+                  {"contract", group_box_spin_contract},
+                  {"differential", group_box_spin_differential},
+                  {"accuracy", group_box_spin_accuracy},
+                  {"golden", group_box_spin_golden}};
     /* TOI_TEST_TIMES=1: the wall time of each group (to keep make test inside CI's budget) */
     const int times = getenv("TOI_TEST_TIMES") != NULL;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)

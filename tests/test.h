@@ -140,6 +140,10 @@ void group_box_contract(void);
 void group_box_differential(void);
 void group_box_accuracy(void);
 void group_box_golden(void);
+void group_box_spin_contract(void);
+void group_box_spin_differential(void);
+void group_box_spin_accuracy(void);
+void group_box_spin_golden(void);
 
 /* Capsules (test_capsules.c). */
 ptrdiff_t t_capsules_spheres(const t_impl *im, size_t n, const toi_capsules *c,

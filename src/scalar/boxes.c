@@ -77,6 +77,330 @@ TOI_SCALAR_INLINE void face_point(const float fc[3], const float fa[3][3], const
     }
 }
 
+/* Normal: the axis kn (0..14) of the boxes with axes a, b (C = A^T B), from B toward A (the
+   side A's centre projects to, dlk = the axis's projection of A's centre relative to B's). */
+TOI_SCALAR_INLINE float box_normal(const float a[3][3], const float b[3][3], const float C[3][3],
+                                   int kn, float dlk, float n[3])
+{
+    float L[3];
+    if (kn < 3) {
+        for (int c = 0; c < 3; c++)
+            L[c] = a[kn][c];
+    } else if (kn < 6) {
+        for (int c = 0; c < 3; c++)
+            L[c] = b[kn - 3][c];
+    } else {
+        int i = (kn - 6) / 3, j = (kn - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int c = 0; c < 3; c++)
+            L[c] = C[i1][j] * a[i2][c] - C[i2][j] * a[i1][c];
+    }
+    if (!(dlk >= 0.0f))
+        L[0] = -L[0], L[1] = -L[1], L[2] = -L[2];
+    float nn = dot3(L, L);
+    float inv = 1.0f / sqrtf(nn);
+    if (nn >= TOI_MIN_DIR2) {
+        n[0] = L[0] * inv, n[1] = L[1] * inv, n[2] = L[2] * inv;
+    } else {
+        n[0] = TOI_FALLBACK_NX, n[1] = TOI_FALLBACK_NY, n[2] = TOI_FALLBACK_NZ;
+    }
+    return nn; /* below TOI_MIN_DIR2: n is the fallback */
+}
+
+/* Point of contact on axis kn with normal n, relative to B's centre (scaled units), A's
+   centre at Dt: see docs/boxes.md. LLk: the axis's squared length. */
+TOI_SCALAR_INLINE void box_point(const float a[3][3], const float b[3][3], const float C[3][3],
+                                 int kn, float dlk, float LLk, const float n[3],
+                                 const float Dt[3], const float ha[3], const float hb[3],
+                                 float flat, float p[3])
+{
+    const float zero3[3] = {0.0f, 0.0f, 0.0f};
+    float off[3];
+    if (kn < 3) { /* A's face (outward -n) against B's feature toward +n */
+        support(b, hb, n, 1.0f, flat, off);
+        float side = dlk >= 0.0f ? -ha[kn] : ha[kn];
+        face_point(Dt, a, ha, kn, side, off, p);
+    } else if (kn < 6) { /* B's face (outward +n) against A's feature toward -n */
+        support(a, ha, n, -1.0f, flat, off);
+        float pa[3] = {Dt[0] + off[0], Dt[1] + off[1], Dt[2] + off[2]};
+        float side = dlk >= 0.0f ? hb[kn - 3] : -hb[kn - 3];
+        face_point(zero3, b, hb, kn - 3, side, pa, p);
+    } else { /* edge a_i of A against edge b_j of B: midpoint of their closest points */
+        int i = (kn - 6) / 3, j = (kn - 6) % 3;
+        float oa[3], ob[3], ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
+        ha2[i] = 0.0f, hb2[j] = 0.0f; /* the edges' centres: no offset along their own axis */
+        support(a, ha2, n, -1.0f, -1.0f, oa);
+        support(b, hb2, n, 1.0f, -1.0f, ob);
+        const float ea[3] = {Dt[0] + oa[0], Dt[1] + oa[1], Dt[2] + oa[2]};
+        float r[3] = {ea[0] - ob[0], ea[1] - ob[1], ea[2] - ob[2]};
+        float c = C[i][j], d1 = dot3(a[i], r), d2 = dot3(b[j], r), den = LLk;
+        float sa = (c * d2 - d1) / den, ub = (d2 - c * d1) / den;
+        if (!(den >= TOI_BOX_MIN_CROSS2))
+            sa = 0.0f, ub = 0.0f;
+        sa = sa < -ha[i] ? -ha[i] : sa;
+        sa = sa > ha[i] ? ha[i] : sa;
+        ub = ub < -hb[j] ? -hb[j] : ub;
+        ub = ub > hb[j] ? hb[j] : ub;
+        for (int k = 0; k < 3; k++)
+            p[k] = ((ea[k] + sa * a[i][k]) + (ob[k] + ub * b[j][k])) * 0.5f;
+    }
+}
+
+/* ---- angular motion (docs/boxes.md, "Angular motion") ----
+
+   Conservative advancement on the 15-axis separation. At time t each box is turned exactly
+   (q(t) = exp(t w / 2) q, with the polynomials below), and G(t), the largest separation
+   (|L.D| - R_L) / |L| over the 15 axes, less the orientation error bound, is a lower bound of
+   the distance between the boxes. No point of A moves relative to B's centre faster than
+   |v| + |wA| rA, none of B faster than |wB| rB (r = circumradius), so the boxes cannot touch
+   before t + G / (|v| + |wA| rA + |wB| rB), and over the rest of the step a turn moves a
+   point by at most min(|w| (1 - t), 2) r. */
+
+/* sin r and cos r for |r| <= pi/2 (a little beyond after the reduction's rounding): the
+   Taylor polynomials of degree 13 and 14, Horner in float. Truncation error below 7e-10 on
+   that range; with the rounding within 2 FLT_EPSILON of sin and cos (measured over every
+   float of [-pi/2 - 1e-3, pi/2 + 1e-3] against long double: 1.03 FLT_EPSILON). */
+TOI_SCALAR_INLINE void spin_sincos(float r, float *s, float *c)
+{
+    float z = r * r;
+    float ps = 1.6059043836821613e-10f;
+    ps = ps * z - 2.5052108385441720e-08f;
+    ps = ps * z + 2.7557319223985893e-06f;
+    ps = ps * z - 1.9841269841269841e-04f;
+    ps = ps * z + 8.3333333333333333e-03f;
+    ps = ps * z - 1.6666666666666667e-01f;
+    *s = r + (r * z) * ps;
+    float pc = -1.1470745597729725e-11f;
+    pc = pc * z + 2.0876756987868099e-09f;
+    pc = pc * z - 2.7557319223985891e-07f;
+    pc = pc * z + 2.4801587301587302e-05f;
+    pc = pc * z - 1.3888888888888889e-03f;
+    pc = pc * z + 4.1666666666666667e-02f;
+    pc = pc * z - 0.5f;
+    *c = 1.0f + z * pc;
+}
+
+/* exp(phi u) q for the half-angle phi >= 0 about the unit axis u (or u = 0): phi is reduced
+   by the nearest multiple k pi (pi in three parts, the first two exact in k * part for
+   k < 2^13; beyond, the reduction's error stays below the TOI_BOX_SPIN_EANG bound), which
+   only flips the quaternion's sign for odd k, the same rotation. */
+TOI_SCALAR_INLINE void spin_quat(float phi, const float u[3], const float q[4], float o[4])
+{
+    phi = phi < TOI_BOX_SPIN_PHI_MAX ? phi : TOI_BOX_SPIN_PHI_MAX;
+    float k = (phi * 0x1.45f306p-2f + 0x1.8p23f) - 0x1.8p23f; /* round(phi / pi) */
+    float r = ((phi - k * 3.140625f) - k * 9.67502593994140625e-4f) - k * 1.509957990978376432e-7f;
+    float s, c;
+    spin_sincos(r, &s, &c);
+    float sx = s * u[0], sy = s * u[1], sz = s * u[2];
+    o[0] = ((c * q[0] - sx * q[1]) - sy * q[2]) - sz * q[3];
+    o[1] = ((c * q[1] + sx * q[0]) + sy * q[3]) - sz * q[2];
+    o[2] = ((c * q[2] - sx * q[3]) + sy * q[0]) + sz * q[1];
+    o[3] = ((c * q[3] + sx * q[2]) - sy * q[1]) + sz * q[0];
+}
+
+#define SPIN_UP 1.00000095367431640625f  /* 1 + 2^-20: rounds a bound up */
+#define SPIN_DOWN 0.99999904632568359375f /* 1 - 2^-20 */
+
+/* A box's rotation: unit axis u (0 for none), |w| (wn, for the angle; wb rounded up, for the
+   bound), circumradius bound r of its scaled half extents h. */
+typedef struct spin_box {
+    float u[3], wn, wb, r;
+} spin_box;
+
+TOI_SCALAR_INLINE void spin_setup(const float w[3], const float h[3], spin_box *o)
+{
+    float m = (fabsf(w[0]) + fabsf(w[1])) + fabsf(w[2]);
+    float sw = toi_scalar_pow2_scale(m), un = toi_scalar_pow2_unscale(m);
+    float ws[3] = {w[0] * sw, w[1] * sw, w[2] * sw};
+    float ns = sqrtf(dot3(ws, ws));
+    for (int c = 0; c < 3; c++)
+        o->u[c] = ns > 0.0f ? ws[c] / ns : 0.0f;
+    o->wn = ns * un;
+    o->wb = (ns * SPIN_UP) * un;
+    o->r = sqrtf(dot3(h, h)) * SPIN_UP + 0x1p-70f;
+}
+
+/* The boxes at time t: axes, A's centre D relative to B's, the 15 axes' projections of D,
+   grown radii and squared lengths, and the largest separation G over them (edge axes
+   divided by their length; lowest index on ties), on axis k. */
+typedef struct spin_eval {
+    float a[3][3], b[3][3], C[3][3], D[3], dl[15], d[15], R[15], LL[15], G;
+    int k;
+} spin_eval;
+
+TOI_SCALAR_INLINE void spin_at(float t, float phia, float phib, const box_in *A, const box_in *B,
+                               const spin_box *sa, const spin_box *sb, const float l[3],
+                               const float v[3], const float ha[3], const float hb[3], float eF,
+                               float eE, spin_eval *e)
+{
+    float qa[4], qb[4], AC[3][3];
+    spin_quat(phia, sa->u, A->q, qa);
+    spin_quat(phib, sb->u, B->q, qb);
+    quat_axes(qa, quat_norm2(qa), e->a);
+    quat_axes(qb, quat_norm2(qb), e->b);
+    for (int c = 0; c < 3; c++)
+        e->D[c] = l[c] + t * v[c];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            e->C[i][j] = dot3(e->a[i], e->b[j]);
+            AC[i][j] = fabsf(e->C[i][j]);
+        }
+    for (int i = 0; i < 3; i++) {
+        e->dl[i] = dot3(e->a[i], e->D);
+        e->R[i] = (ha[i] + ((hb[0] * AC[i][0] + hb[1] * AC[i][1]) + hb[2] * AC[i][2])) + eF;
+        e->LL[i] = 1.0f;
+    }
+    for (int j = 0; j < 3; j++) {
+        e->dl[3 + j] = dot3(e->b[j], e->D);
+        e->R[3 + j] = (((ha[0] * AC[0][j] + ha[1] * AC[1][j]) + ha[2] * AC[2][j]) + hb[j]) + eF;
+        e->LL[3 + j] = 1.0f;
+    }
+    for (int i = 0; i < 3; i++) {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int j = 0; j < 3; j++) {
+            int j1 = (j + 1) % 3, j2 = (j + 2) % 3, m = 6 + 3 * i + j;
+            float c1 = e->C[i1][j], c2 = e->C[i2][j];
+            e->dl[m] = c1 * e->dl[i2] - c2 * e->dl[i1];
+            e->R[m] = ((ha[i1] * AC[i2][j] + ha[i2] * AC[i1][j]) +
+                       (hb[j1] * AC[i][j2] + hb[j2] * AC[i][j1])) + eE;
+            e->LL[m] = c1 * c1 + c2 * c2;
+        }
+    }
+    for (int k = 0; k < 15; k++) {
+        e->d[k] = fabsf(e->dl[k]);
+        float g = e->d[k] - e->R[k];
+        if (k >= 6)
+            g = g / sqrtf(e->LL[k]);
+        if (k == 0 || g > e->G)
+            e->G = g, e->k = k;
+    }
+}
+
+/* Touching at t = 0: whether they approach along n (from B toward A) - some vertex of A's
+   deepest feature toward B (-n), or of B's toward A (+n), closes along n: with
+   u(p) = v + wA x (p - D) - wB x p the relative velocity of the material points at p,
+   u(p).n < 0. (Features as in support(): an axis within flat of the plane counts both
+   ways.) Over a vertex p = D + sum_m s_m hA_m a_m, u(p).n = c0 + sum_m s_m hA_m a_m.M with
+   M = n x (wA - wB) and c0 = v.n - D.(n x wB); B's vertices likewise with c1 = v.n -
+   D.(n x wA). */
+TOI_SCALAR_INLINE float spin_least(const float ax[3][3], const float h[3], const float n[3],
+                                   float sgn, float flat, const float M[3], float c)
+{
+    for (int m = 0; m < 3; m++) {
+        float an = dot3(ax[m], n) * sgn;
+        float al = h[m] * dot3(ax[m], M);
+        float term = fabsf(an) * h[m] <= flat ? -fabsf(al) : (an > 0.0f ? al : -al);
+        c = c + term;
+    }
+    return c;
+}
+
+TOI_SCALAR_INLINE void cross3(const float a[3], const float b[3], float o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+TOI_SCALAR_INLINE int spin_approach(const float a[3][3], const float b[3][3], const float ha[3],
+                                    const float hb[3], const float wa[3], const float wb[3],
+                                    const float v[3], const float D[3], const float n[3],
+                                    float flat)
+{
+    float W[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]}, M[3], nA[3], nB[3];
+    cross3(n, W, M);
+    cross3(n, wa, nA);
+    cross3(n, wb, nB);
+    float vn = dot3(v, n);
+    float c0 = vn - dot3(D, nB), c1 = vn - dot3(D, nA);
+    float ua = spin_least(a, ha, n, -1.0f, flat, M, c0);
+    float ub = spin_least(b, hb, n, 1.0f, flat, M, c1);
+    return ua < 0.0f || ub < 0.0f;
+}
+
+/* The query with a rotation (l, v, ha, hb already scaled; S the scaled size). */
+TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const float l[3],
+                                     const float v[3], const float ha[3], const float hb[3],
+                                     float S, float size, unsigned flags, int full,
+                                     toi_result *res, float *t_exit)
+{
+    float eF = S * TOI_BOX_GROW_FACE, eE = S * TOI_BOX_GROW_EDGE;
+    spin_box sa, sb;
+    spin_setup(A->w, ha, &sa);
+    spin_setup(B->w, hb, &sb);
+    float vn = sqrtf(dot3(v, v)) * SPIN_UP + 0x1p-70f;
+    float bound = (vn + sa.wb * sa.r) + sb.wb * sb.r;
+    float tol = S * TOI_BOX_SPIN_TOL;
+    float eN = S * 0x1p-18f; /* G's normalization: a few FLT_EPSILON of it */
+    spin_eval e;
+    float t = 0.0f;
+    int overlap = 0;
+    for (int it = 0;; it++) {
+        float phia = (t * sa.wn) * 0.5f, phib = (t * sb.wn) * 0.5f;
+        spin_at(t, phia, phib, A, B, &sa, &sb, l, v, ha, hb, eF, eE, &e);
+        float err = (TOI_BOX_SPIN_EROT + TOI_BOX_SPIN_EANG * phia) * sa.r +
+                    (TOI_BOX_SPIN_EROT + TOI_BOX_SPIN_EANG * phib) * sb.r;
+        float gap = (e.G - eN) - (t > 0.0f ? err : 0.0f);
+        if (t == 0.0f && e.G <= 0.0f) { /* touching at t = 0 */
+            overlap = 1;
+            break;
+        }
+        if (gap <= tol) /* within the tolerance: a hit at t */
+            break;
+        float rem = 1.0f - t, ra = sa.wb * rem, rb = sb.wb * rem;
+        ra = ra < 2.0f ? ra : 2.0f;
+        rb = rb < 2.0f ? rb : 2.0f;
+        float reach = ((vn * rem + ra * sa.r) + rb * sb.r) * SPIN_UP;
+        if (gap > reach) /* cannot close the gap in the rest of the step */
+            return 0;
+        if (it == TOI_BOX_SPIN_BUDGET) /* budget spent: a hit at the last safe time */
+            break;
+        /* the directional bound: along the fixed unit axis n of G, the separation falls no
+           faster than A's centre closes along n plus |n x w| r for each box's turn */
+        float n[3], ca[3], cb[3];
+        float nn = box_normal(e.a, e.b, e.C, e.k, e.dl[e.k], n);
+        float vnn = dot3(v, n);
+        cross3(n, sa.u, ca);
+        cross3(n, sb.u, cb);
+        float beta = ((vnn < 0.0f ? -vnn : 0.0f) + vn * 0x1p-20f) +
+                     (((sqrtf(dot3(ca, ca)) * SPIN_UP + 0x1p-20f) * sa.wb) * sa.r +
+                      ((sqrtf(dot3(cb, cb)) * SPIN_UP + 0x1p-20f) * sb.wb) * sb.r);
+        beta = beta * SPIN_UP;
+        beta = nn >= TOI_MIN_DIR2 ? beta : bound;
+        float slack = (t * 0x1p-22f) * beta; /* covers the rounding of t + dt */
+        float dt = ((gap - slack) / beta) * SPIN_DOWN;
+        if (dt > rem * SPIN_UP) /* safe to the end of the step */
+            return 0;
+        dt = dt > 0.0f ? dt : 0.0f;
+        t = t + dt;
+        t = t < 1.0f ? t : 1.0f;
+    }
+    int kn = e.k; /* at t = 0 also the axis of least penetration: pen_k = -G_k */
+    float n[3], p[3];
+    box_normal(e.a, e.b, e.C, kn, e.dl[kn], n);
+    box_point(e.a, e.b, e.C, kn, e.dl[kn], e.LL[kn], n, e.D, ha, hb, S * TOI_BOX_FLAT, p);
+    if (overlap && !(spin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, n, S * TOI_BOX_FLAT) &&
+                     e.d[kn] > 0.0f) &&
+        !(flags & TOI_ALL_OVERLAPS))
+        return 0;
+    res->t = t;
+    if (t_exit)
+        *t_exit = t;
+    if (!full)
+        return 1;
+    res->nx = n[0], res->ny = n[1], res->nz = n[2];
+    float un = toi_scalar_pow2_unscale(size);
+    res->px = (B->c[0] + t * B->v[0]) + p[0] * un;
+    res->py = (B->c[1] + t * B->v[1]) + p[1] * un;
+    res->pz = (B->c[2] + t * B->v[2]) + p[2] * un;
+    res->depth = 0.0f;
+    if (overlap) {
+        float ek = kn < 6 ? eF : eE;
+        float depth = (((e.R[kn] - ek) - e.d[kn]) / sqrtf(e.LL[kn])) * un;
+        res->depth = depth > 0.0f ? depth : 0.0f;
+    }
+    return 1;
+}
+
 TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags, int full,
                                 toi_result *res, float *t_exit)
 {
@@ -88,14 +412,14 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
                  ((fabsf(v[0]) + fabsf(v[1])) + fabsf(v[2]));
     size = size + hsum;
     float qqa = quat_norm2(A->q), qqb = quat_norm2(B->q);
-    /* rotation: finite and zero (0 * x is 0 for finite x, NaN otherwise) */
-    float wfin = ((A->w[0] * 0.0f + A->w[1] * 0.0f) + A->w[2] * 0.0f) +
-                 ((B->w[0] * 0.0f + B->w[1] * 0.0f) + B->w[2] * 0.0f);
+    /* rotation: |w|_1 finite and below TOI_MAX_SUM; nonzero -> the angular sweep */
+    float wma = (fabsf(A->w[0]) + fabsf(A->w[1])) + fabsf(A->w[2]);
+    float wmb = (fabsf(B->w[0]) + fabsf(B->w[1])) + fabsf(B->w[2]);
     int hok = (A->h[0] >= 0.0f) & (A->h[1] >= 0.0f) & (A->h[2] >= 0.0f) & (B->h[0] >= 0.0f) &
               (B->h[1] >= 0.0f) & (B->h[2] >= 0.0f);
     int qok = (qqa >= TOI_BOX_QQ_LO) & (qqa <= TOI_BOX_QQ_HI) & (qqb >= TOI_BOX_QQ_LO) &
               (qqb <= TOI_BOX_QQ_HI);
-    if (!(size < TOI_MAX_SUM) || !hok || !qok || !(wfin == 0.0f))
+    if (!(size < TOI_MAX_SUM) || !hok || !qok || !(wma < TOI_MAX_SUM) || !(wmb < TOI_MAX_SUM))
         return 0;
     float s = toi_scalar_pow2_scale(size);
     for (int c = 0; c < 3; c++) {
@@ -103,6 +427,8 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
         ha[c] = A->h[c] * s, hb[c] = B->h[c] * s;
     }
     float S = size * s;
+    if (wma > 0.0f || wmb > 0.0f)
+        return sweep_box_spin(A, B, l, v, ha, hb, S, size, flags, full, res, t_exit);
     float eF = S * TOI_BOX_GROW_FACE, eE = S * TOI_BOX_GROW_EDGE;
 
     float a[3][3], b[3][3], C[3][3], AC[3][3];
@@ -199,64 +525,13 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
     if (!full)
         return 1;
 
-    /* Normal: the axis kn, from B toward A (the side A's centre projects to). */
-    float L[3];
-    if (kn < 3) {
-        for (int c = 0; c < 3; c++)
-            L[c] = a[kn][c];
-    } else if (kn < 6) {
-        for (int c = 0; c < 3; c++)
-            L[c] = b[kn - 3][c];
-    } else {
-        int i = (kn - 6) / 3, j = (kn - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-        for (int c = 0; c < 3; c++)
-            L[c] = C[i1][j] * a[i2][c] - C[i2][j] * a[i1][c];
-    }
-    if (!(dl[kn] >= 0.0f))
-        L[0] = -L[0], L[1] = -L[1], L[2] = -L[2];
-    float nn = dot3(L, L);
-    float inv = 1.0f / sqrtf(nn);
-    float n[3];
-    if (nn >= TOI_MIN_DIR2) {
-        n[0] = L[0] * inv, n[1] = L[1] * inv, n[2] = L[2] * inv;
-    } else {
-        n[0] = TOI_FALLBACK_NX, n[1] = TOI_FALLBACK_NY, n[2] = TOI_FALLBACK_NZ;
-    }
+    float n[3], p[3];
+    box_normal(a, b, C, kn, dl[kn], n);
     res->nx = n[0], res->ny = n[1], res->nz = n[2];
 
     /* Point (relative to B's centre at t, scaled units). */
     float Dt[3] = {l[0] + t * v[0], l[1] + t * v[1], l[2] + t * v[2]};
-    const float zero3[3] = {0.0f, 0.0f, 0.0f};
-    float flat = S * TOI_BOX_FLAT;
-    float p[3], off[3];
-    if (kn < 3) { /* A's face (outward -n) against B's feature toward +n */
-        support(b, hb, n, 1.0f, flat, off);
-        float side = dl[kn] >= 0.0f ? -ha[kn] : ha[kn];
-        face_point(Dt, a, ha, kn, side, off, p);
-    } else if (kn < 6) { /* B's face (outward +n) against A's feature toward -n */
-        support(a, ha, n, -1.0f, flat, off);
-        float pa[3] = {Dt[0] + off[0], Dt[1] + off[1], Dt[2] + off[2]};
-        float side = dl[kn] >= 0.0f ? hb[kn - 3] : -hb[kn - 3];
-        face_point(zero3, b, hb, kn - 3, side, pa, p);
-    } else { /* edge a_i of A against edge b_j of B: midpoint of their closest points */
-        int i = (kn - 6) / 3, j = (kn - 6) % 3;
-        float oa[3], ob[3], ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
-        ha2[i] = 0.0f, hb2[j] = 0.0f; /* the edges' centres: no offset along their own axis */
-        support(a, ha2, n, -1.0f, -1.0f, oa);
-        support(b, hb2, n, 1.0f, -1.0f, ob);
-        const float ea[3] = {Dt[0] + oa[0], Dt[1] + oa[1], Dt[2] + oa[2]};
-        float r[3] = {ea[0] - ob[0], ea[1] - ob[1], ea[2] - ob[2]};
-        float c = C[i][j], d1 = dot3(a[i], r), d2 = dot3(b[j], r), den = LL[kn];
-        float sa = (c * d2 - d1) / den, ub = (d2 - c * d1) / den;
-        if (!(den >= TOI_BOX_MIN_CROSS2))
-            sa = 0.0f, ub = 0.0f;
-        sa = sa < -ha[i] ? -ha[i] : sa;
-        sa = sa > ha[i] ? ha[i] : sa;
-        ub = ub < -hb[j] ? -hb[j] : ub;
-        ub = ub > hb[j] ? hb[j] : ub;
-        for (int k = 0; k < 3; k++)
-            p[k] = ((ea[k] + sa * a[i][k]) + (ob[k] + ub * b[j][k])) * 0.5f;
-    }
+    box_point(a, b, C, kn, dl[kn], LL[kn], n, Dt, ha, hb, S * TOI_BOX_FLAT, p);
     float un = toi_scalar_pow2_unscale(size);
     res->px = (B->c[0] + t * B->v[0]) + p[0] * un;
     res->py = (B->c[1] + t * B->v[1]) + p[1] * un;

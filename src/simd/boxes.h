@@ -94,8 +94,115 @@ TOI_VINLINE void vface_point(const vf fc[3], const vf fa[3][3], const vf fh[3], 
     }
 }
 
+/* The normal (axis kn, a float 0..14 per lane, from B toward A) and the point (relative to
+   B's centre, A's centre at Dt) of the scalar's box_normal() and box_point(); also the
+   chosen axis's d, R, growth and squared length for the depth. */
+TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf C[3][3],
+                                   const vf dl[15], const vf d[15], const vf R[15],
+                                   const vf LL[15], vf eF, vf eE, vf kn, const vf Dt[3],
+                                   const vf ha[3], const vf hb[3], vf S, vf nv[3], vf p[3],
+                                   vf *dk_o, vf *Rk_o, vf *ek_o, vf *LLk_o)
+{
+    /* the chosen axis's quantities, per lane */
+    const vf zero = vzero(), one = vset(1.0f);
+    vf L[3] = {zero, zero, zero}, dlk = zero, dk = zero, Rk = zero, ek = zero, LLk = zero;
+    TOI_UNROLL
+    for (int k = 0; k < 15; k++) {
+        vf Lk[3];
+        if (k < 3) {
+            Lk[0] = a[k][0], Lk[1] = a[k][1], Lk[2] = a[k][2];
+        } else if (k < 6) {
+            Lk[0] = b[k - 3][0], Lk[1] = b[k - 3][1], Lk[2] = b[k - 3][2];
+        } else {
+            const int i = (k - 6) / 3, j = (k - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                Lk[c] = vsub(vmul(C[i1][j], a[i2][c]), vmul(C[i2][j], a[i1][c]));
+        }
+        vm m = veq(kn, vset((float)k));
+        L[0] = vsel(m, Lk[0], L[0]), L[1] = vsel(m, Lk[1], L[1]), L[2] = vsel(m, Lk[2], L[2]);
+        dlk = vsel(m, dl[k], dlk);
+        dk = vsel(m, d[k], dk);
+        Rk = vsel(m, R[k], Rk);
+        ek = vsel(m, k < 6 ? eF : eE, ek);
+        LLk = vsel(m, LL[k], LLk);
+    }
+    vm pos = vge(dlk, zero);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        L[c] = vsel(pos, L[c], vneg(L[c]));
+    vf nn = vdot3(L, L);
+    vf inv = vdiv(one, vsqrt(nn));
+    vm dir = vge(nn, vset(TOI_MIN_DIR2));
+    nv[0] = vsel(dir, vmul(L[0], inv), vset(TOI_FALLBACK_NX));
+    nv[1] = vsel(dir, vmul(L[1], inv), vset(TOI_FALLBACK_NY));
+    nv[2] = vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ));
+
+    const vf zero3[3] = {zero, zero, zero};
+    vf flat = vmul(S, vset(TOI_BOX_FLAT));
+    vf pA[3], pB[3], pE[3], off[3];
+    /* A's face kn (0..2) against B's feature */
+    vsupport(b, hb, nv, 1.0f, flat, off);
+    vf haf = vsel(veq(kn, vset(0.0f)), ha[0], vsel(veq(kn, one), ha[1], ha[2]));
+    vface_point(Dt, a, ha, kn, vsel(pos, vneg(haf), haf), off, pA);
+    /* B's face kn - 3 against A's feature */
+    vf kb = vsub(kn, vset(3.0f));
+    vsupport(a, ha, nv, -1.0f, flat, off);
+    vf pa[3] = {vadd(Dt[0], off[0]), vadd(Dt[1], off[1]), vadd(Dt[2], off[2])};
+    vf hbf = vsel(veq(kb, vset(0.0f)), hb[0], vsel(veq(kb, one), hb[1], hb[2]));
+    vface_point(zero3, b, hb, kb, vsel(pos, hbf, vneg(hbf)), pa, pB);
+    /* edge a_i against edge b_j, i = (kn - 6) / 3, j = (kn - 6) % 3 */
+    {
+        vf ai[3] = {zero, zero, zero}, bj[3] = {zero, zero, zero}, cij = zero, hai = zero,
+           hbj = zero;
+        vf ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
+        TOI_UNROLL
+        for (int i = 0; i < 3; i++) {
+            vm mi = mand(vge(kn, vset((float)(6 + 3 * i))), vlt(kn, vset((float)(9 + 3 * i))));
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                ai[c] = vsel(mi, a[i][c], ai[c]);
+            hai = vsel(mi, ha[i], hai);
+            ha2[i] = vsel(mi, zero, ha2[i]);
+            TOI_UNROLL
+            for (int j = 0; j < 3; j++)
+                cij = vsel(veq(kn, vset((float)(6 + 3 * i + j))), C[i][j], cij);
+        }
+        TOI_UNROLL
+        for (int j = 0; j < 3; j++) {
+            vm mj = mor(mor(veq(kn, vset((float)(6 + j))), veq(kn, vset((float)(9 + j)))),
+                        veq(kn, vset((float)(12 + j))));
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                bj[c] = vsel(mj, b[j][c], bj[c]);
+            hbj = vsel(mj, hb[j], hbj);
+            hb2[j] = vsel(mj, zero, hb2[j]);
+        }
+        vf oa[3], ob[3];
+        const vf never = vset(-1.0f);
+        vsupport(a, ha2, nv, -1.0f, never, oa);
+        vsupport(b, hb2, nv, 1.0f, never, ob);
+        vf ea[3] = {vadd(Dt[0], oa[0]), vadd(Dt[1], oa[1]), vadd(Dt[2], oa[2])};
+        vf r[3] = {vsub(ea[0], ob[0]), vsub(ea[1], ob[1]), vsub(ea[2], ob[2])};
+        vf d1 = vdot3(ai, r), d2 = vdot3(bj, r);
+        vf sa = vdiv(vsub(vmul(cij, d2), d1), LLk), ub = vdiv(vsub(d2, vmul(cij, d1)), LLk);
+        vm ok = vge(LLk, vset(TOI_BOX_MIN_CROSS2));
+        sa = vclamp(vsel(ok, sa, zero), hai);
+        ub = vclamp(vsel(ok, ub, zero), hbj);
+        const vf half = vset(0.5f);
+        TOI_UNROLL
+        for (int c = 0; c < 3; c++)
+            pE[c] = vmul(vadd(vadd(ea[c], vmul(sa, ai[c])), vadd(ob[c], vmul(ub, bj[c]))), half);
+    }
+    vm isA = vlt(kn, vset(3.0f)), isB = vlt(kn, vset(6.0f));
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        p[c] = vsel(isA, pA[c], vsel(isB, pB[c], pE[c]));
+    *dk_o = dk, *Rk_o = Rk, *ek_o = ek, *LLk_o = LLk;
+}
+
 TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int full, vres *o,
-                             vf *texit)
+                             vf *texit, vm *spin)
 {
     const vf zero = vzero(), inf = vset(INFINITY);
     vf l[3], v[3], ha[3], hb[3];
@@ -107,15 +214,17 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
                    vadd(vadd(vabs(v[0]), vabs(v[1])), vabs(v[2])));
     size = vadd(size, hsum);
     vf qqa = vquat_norm2(A->q), qqb = vquat_norm2(B->q);
-    vf wfin = vadd(vadd(vadd(vmul(A->w[0], zero), vmul(A->w[1], zero)), vmul(A->w[2], zero)),
-                   vadd(vadd(vmul(B->w[0], zero), vmul(B->w[1], zero)), vmul(B->w[2], zero)));
+    vf wma = vadd(vadd(vabs(A->w[0]), vabs(A->w[1])), vabs(A->w[2]));
+    vf wmb = vadd(vadd(vabs(B->w[0]), vabs(B->w[1])), vabs(B->w[2]));
     vm valid = vlt(size, vset(TOI_MAX_SUM));
     TOI_UNROLL
     for (int c = 0; c < 3; c++)
         valid = mand(valid, mand(vge(A->h[c], zero), vge(B->h[c], zero)));
     valid = mand(valid, mand(vge(qqa, vset(TOI_BOX_QQ_LO)), vle(qqa, vset(TOI_BOX_QQ_HI))));
     valid = mand(valid, mand(vge(qqb, vset(TOI_BOX_QQ_LO)), vle(qqb, vset(TOI_BOX_QQ_HI))));
-    valid = mand(valid, veq(wfin, zero));
+    valid = mand(valid, mand(vlt(wma, vset(TOI_MAX_SUM)), vlt(wmb, vset(TOI_MAX_SUM))));
+    /* lanes with a rotation: answered by sweep_box_spin_vec (boxes_spin.h) */
+    *spin = mand(valid, mor(vgt(wma, zero), vgt(wmb, zero)));
 
     vf s = vpow2_scale(size);
     TOI_UNROLL
@@ -234,102 +343,10 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     if (!full)
         return hit;
 
-    /* the chosen axis's quantities, per lane */
-    vf L[3] = {zero, zero, zero}, dlk = zero, dk = zero, Rk = zero, ek = zero, LLk = zero;
-    TOI_UNROLL
-    for (int k = 0; k < 15; k++) {
-        vf Lk[3];
-        if (k < 3) {
-            Lk[0] = a[k][0], Lk[1] = a[k][1], Lk[2] = a[k][2];
-        } else if (k < 6) {
-            Lk[0] = b[k - 3][0], Lk[1] = b[k - 3][1], Lk[2] = b[k - 3][2];
-        } else {
-            const int i = (k - 6) / 3, j = (k - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-            TOI_UNROLL
-            for (int c = 0; c < 3; c++)
-                Lk[c] = vsub(vmul(C[i1][j], a[i2][c]), vmul(C[i2][j], a[i1][c]));
-        }
-        vm m = veq(kn, vset((float)k));
-        L[0] = vsel(m, Lk[0], L[0]), L[1] = vsel(m, Lk[1], L[1]), L[2] = vsel(m, Lk[2], L[2]);
-        dlk = vsel(m, dl[k], dlk);
-        dk = vsel(m, d[k], dk);
-        Rk = vsel(m, R[k], Rk);
-        ek = vsel(m, k < 6 ? eF : eE, ek);
-        LLk = vsel(m, LL[k], LLk);
-    }
-    vm pos = vge(dlk, zero);
-    TOI_UNROLL
-    for (int c = 0; c < 3; c++)
-        L[c] = vsel(pos, L[c], vneg(L[c]));
-    vf nn = vdot3(L, L);
-    vf inv = vdiv(one, vsqrt(nn));
-    vm dir = vge(nn, vset(TOI_MIN_DIR2));
-    vf nv[3] = {vsel(dir, vmul(L[0], inv), vset(TOI_FALLBACK_NX)),
-                vsel(dir, vmul(L[1], inv), vset(TOI_FALLBACK_NY)),
-                vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ))};
-
     vf Dt[3] = {vadd(l[0], vmul(t, v[0])), vadd(l[1], vmul(t, v[1])), vadd(l[2], vmul(t, v[2]))};
-    const vf zero3[3] = {zero, zero, zero};
-    vf flat = vmul(S, vset(TOI_BOX_FLAT));
-    vf pA[3], pB[3], pE[3], off[3];
-    /* A's face kn (0..2) against B's feature */
-    vsupport(b, hb, nv, 1.0f, flat, off);
-    vf haf = vsel(veq(kn, vset(0.0f)), ha[0], vsel(veq(kn, one), ha[1], ha[2]));
-    vface_point(Dt, a, ha, kn, vsel(pos, vneg(haf), haf), off, pA);
-    /* B's face kn - 3 against A's feature */
-    vf kb = vsub(kn, vset(3.0f));
-    vsupport(a, ha, nv, -1.0f, flat, off);
-    vf pa[3] = {vadd(Dt[0], off[0]), vadd(Dt[1], off[1]), vadd(Dt[2], off[2])};
-    vf hbf = vsel(veq(kb, vset(0.0f)), hb[0], vsel(veq(kb, one), hb[1], hb[2]));
-    vface_point(zero3, b, hb, kb, vsel(pos, hbf, vneg(hbf)), pa, pB);
-    /* edge a_i against edge b_j, i = (kn - 6) / 3, j = (kn - 6) % 3 */
-    {
-        vf ai[3] = {zero, zero, zero}, bj[3] = {zero, zero, zero}, cij = zero, hai = zero,
-           hbj = zero;
-        vf ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
-        TOI_UNROLL
-        for (int i = 0; i < 3; i++) {
-            vm mi = mand(vge(kn, vset((float)(6 + 3 * i))), vlt(kn, vset((float)(9 + 3 * i))));
-            TOI_UNROLL
-            for (int c = 0; c < 3; c++)
-                ai[c] = vsel(mi, a[i][c], ai[c]);
-            hai = vsel(mi, ha[i], hai);
-            ha2[i] = vsel(mi, zero, ha2[i]);
-            TOI_UNROLL
-            for (int j = 0; j < 3; j++)
-                cij = vsel(veq(kn, vset((float)(6 + 3 * i + j))), C[i][j], cij);
-        }
-        TOI_UNROLL
-        for (int j = 0; j < 3; j++) {
-            vm mj = mor(mor(veq(kn, vset((float)(6 + j))), veq(kn, vset((float)(9 + j)))),
-                        veq(kn, vset((float)(12 + j))));
-            TOI_UNROLL
-            for (int c = 0; c < 3; c++)
-                bj[c] = vsel(mj, b[j][c], bj[c]);
-            hbj = vsel(mj, hb[j], hbj);
-            hb2[j] = vsel(mj, zero, hb2[j]);
-        }
-        vf oa[3], ob[3];
-        const vf never = vset(-1.0f);
-        vsupport(a, ha2, nv, -1.0f, never, oa);
-        vsupport(b, hb2, nv, 1.0f, never, ob);
-        vf ea[3] = {vadd(Dt[0], oa[0]), vadd(Dt[1], oa[1]), vadd(Dt[2], oa[2])};
-        vf r[3] = {vsub(ea[0], ob[0]), vsub(ea[1], ob[1]), vsub(ea[2], ob[2])};
-        vf d1 = vdot3(ai, r), d2 = vdot3(bj, r);
-        vf sa = vdiv(vsub(vmul(cij, d2), d1), LLk), ub = vdiv(vsub(d2, vmul(cij, d1)), LLk);
-        vm ok = vge(LLk, vset(TOI_BOX_MIN_CROSS2));
-        sa = vclamp(vsel(ok, sa, zero), hai);
-        ub = vclamp(vsel(ok, ub, zero), hbj);
-        const vf half = vset(0.5f);
-        TOI_UNROLL
-        for (int c = 0; c < 3; c++)
-            pE[c] = vmul(vadd(vadd(ea[c], vmul(sa, ai[c])), vadd(ob[c], vmul(ub, bj[c]))), half);
-    }
-    vm isA = vlt(kn, vset(3.0f)), isB = vlt(kn, vset(6.0f));
-    vf p[3];
-    TOI_UNROLL
-    for (int c = 0; c < 3; c++)
-        p[c] = vsel(isA, pA[c], vsel(isB, pB[c], pE[c]));
+    vf nv[3], p[3], dk, Rk, ek, LLk;
+    vbox_normal_point(a, b, C, dl, d, R, LL, eF, eE, kn, Dt, ha, hb, S, nv, p, &dk, &Rk, &ek,
+                      &LLk);
     vf un = vpow2_unscale(size);
     o->nx = vsel(hit, nv[0], zero);
     o->ny = vsel(hit, nv[1], zero);
@@ -343,6 +360,8 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     return hit;
 }
 
+#include "boxes_spin.h"
+
 TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
                                const uint32_t *ib, vm all_overlaps, const toi_hits *out,
                                size_t i, size_t cnt, int full)
@@ -350,7 +369,23 @@ TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uin
     vres r;
     vf te;
     vbox a = vbox_load(A, ia, i, cnt), b = vbox_load(B, ib, i, cnt);
-    vm hit = sweep_box_vec(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL);
+    vm spin;
+    vm hit = sweep_box_vec(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin);
+    if (mbits(spin)) {
+        vres rs;
+        vf tes;
+        vm hs = sweep_box_spin_vec(&a, &b, spin, all_overlaps, full, &rs, &tes);
+        hit = mor(mandnot(hit, spin), hs);
+        r.t = vsel(spin, rs.t, r.t);
+        if (full) {
+            r.nx = vsel(spin, rs.nx, r.nx), r.ny = vsel(spin, rs.ny, r.ny);
+            r.nz = vsel(spin, rs.nz, r.nz), r.px = vsel(spin, rs.px, r.px);
+            r.py = vsel(spin, rs.py, r.py), r.pz = vsel(spin, rs.pz, r.pz);
+            r.depth = vsel(spin, rs.depth, r.depth);
+        }
+        if (out->t_exit)
+            te = vsel(spin, tes, te);
+    }
     vstore_res(out, i, &r, cnt, full);
     if (out->t_exit)
         vstore_n(out->t_exit + i, te, cnt);

@@ -1,0 +1,317 @@
+/* simd/boxes_spin.h - oriented-box sweep with angular motion (conservative advancement),
+   written once over the vector layer; included by simd/boxes.h. It performs the scalar
+   reference's operations (src/scalar/boxes.c, sweep_box_spin, where the method is explained)
+   in the same order, branch-free across VW pairs: every lane iterates until all lanes of the
+   block are decided, a decided lane's time no longer moving, so every lane's result is
+   bit-identical to the scalar's. */
+
+#define VSPIN_UP 1.00000095367431640625f
+#define VSPIN_DOWN 0.99999904632568359375f
+
+TOI_VINLINE void vspin_sincos(vf r, vf *s, vf *c)
+{
+    vf z = vmul(r, r);
+    vf ps = vset(1.6059043836821613e-10f);
+    ps = vsub(vmul(ps, z), vset(2.5052108385441720e-08f));
+    ps = vadd(vmul(ps, z), vset(2.7557319223985893e-06f));
+    ps = vsub(vmul(ps, z), vset(1.9841269841269841e-04f));
+    ps = vadd(vmul(ps, z), vset(8.3333333333333333e-03f));
+    ps = vsub(vmul(ps, z), vset(1.6666666666666667e-01f));
+    *s = vadd(r, vmul(vmul(r, z), ps));
+    vf pc = vset(-1.1470745597729725e-11f);
+    pc = vadd(vmul(pc, z), vset(2.0876756987868099e-09f));
+    pc = vsub(vmul(pc, z), vset(2.7557319223985891e-07f));
+    pc = vadd(vmul(pc, z), vset(2.4801587301587302e-05f));
+    pc = vsub(vmul(pc, z), vset(1.3888888888888889e-03f));
+    pc = vadd(vmul(pc, z), vset(4.1666666666666667e-02f));
+    pc = vsub(vmul(pc, z), vset(0.5f));
+    *c = vadd(vset(1.0f), vmul(z, pc));
+}
+
+TOI_VINLINE void vspin_quat(vf phi, const vf u[3], const vf q[4], vf o[4])
+{
+    const vf pmax = vset(TOI_BOX_SPIN_PHI_MAX), magic = vset(0x1.8p23f);
+    phi = vsel(vlt(phi, pmax), phi, pmax);
+    vf k = vsub(vadd(vmul(phi, vset(0x1.45f306p-2f)), magic), magic);
+    vf r = vsub(vsub(vsub(phi, vmul(k, vset(3.140625f))), vmul(k, vset(9.67502593994140625e-4f))),
+                vmul(k, vset(1.509957990978376432e-7f)));
+    vf s, c;
+    vspin_sincos(r, &s, &c);
+    vf sx = vmul(s, u[0]), sy = vmul(s, u[1]), sz = vmul(s, u[2]);
+    o[0] = vsub(vsub(vsub(vmul(c, q[0]), vmul(sx, q[1])), vmul(sy, q[2])), vmul(sz, q[3]));
+    o[1] = vsub(vadd(vadd(vmul(c, q[1]), vmul(sx, q[0])), vmul(sy, q[3])), vmul(sz, q[2]));
+    o[2] = vadd(vadd(vsub(vmul(c, q[2]), vmul(sx, q[3])), vmul(sy, q[0])), vmul(sz, q[1]));
+    o[3] = vadd(vsub(vadd(vmul(c, q[3]), vmul(sx, q[2])), vmul(sy, q[1])), vmul(sz, q[0]));
+}
+
+typedef struct vspin_box {
+    vf u[3], wn, wb, r;
+} vspin_box;
+
+TOI_VINLINE void vspin_setup(const vf w[3], const vf h[3], vspin_box *o)
+{
+    const vf zero = vzero();
+    vf m = vadd(vadd(vabs(w[0]), vabs(w[1])), vabs(w[2]));
+    vf sw = vpow2_scale(m), un = vpow2_unscale(m);
+    vf ws[3] = {vmul(w[0], sw), vmul(w[1], sw), vmul(w[2], sw)};
+    vf ns = vsqrt(vdot3(ws, ws));
+    vm nz = vgt(ns, zero);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        o->u[c] = vsel(nz, vdiv(ws[c], ns), zero);
+    o->wn = vmul(ns, un);
+    o->wb = vmul(vmul(ns, vset(VSPIN_UP)), un);
+    o->r = vadd(vmul(vsqrt(vdot3(h, h)), vset(VSPIN_UP)), vset(0x1p-70f));
+}
+
+/* The scalar's spin_at(): the boxes at time t, the 15 axes, the largest separation G and
+   its axis kf (a float 0..14). */
+typedef struct vspin_eval {
+    vf a[3][3], b[3][3], C[3][3], D[3], dl[15], d[15], R[15], LL[15], G, kf;
+} vspin_eval;
+
+TOI_VINLINE void vspin_at(vf t, vf phia, vf phib, const vbox *A, const vbox *B,
+                          const vspin_box *sa, const vspin_box *sb, const vf l[3], const vf v[3],
+                          const vf ha[3], const vf hb[3], vf eF, vf eE, vspin_eval *e)
+{
+    vf qa[4], qb[4], AC[3][3];
+    const vf one = vset(1.0f);
+    vspin_quat(phia, sa->u, A->q, qa);
+    vspin_quat(phib, sb->u, B->q, qb);
+    vquat_axes(qa, vquat_norm2(qa), e->a);
+    vquat_axes(qb, vquat_norm2(qb), e->b);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        e->D[c] = vadd(l[c], vmul(t, v[c]));
+    TOI_UNROLL
+    for (int i = 0; i < 3; i++)
+        TOI_UNROLL
+        for (int j = 0; j < 3; j++) {
+            e->C[i][j] = vdot3(e->a[i], e->b[j]);
+            AC[i][j] = vabs(e->C[i][j]);
+        }
+    TOI_UNROLL
+    for (int i = 0; i < 3; i++) {
+        e->dl[i] = vdot3(e->a[i], e->D);
+        e->R[i] = vadd(vadd(ha[i], vadd(vadd(vmul(hb[0], AC[i][0]), vmul(hb[1], AC[i][1])),
+                                        vmul(hb[2], AC[i][2]))), eF);
+        e->LL[i] = one;
+    }
+    TOI_UNROLL
+    for (int j = 0; j < 3; j++) {
+        e->dl[3 + j] = vdot3(e->b[j], e->D);
+        e->R[3 + j] = vadd(vadd(vadd(vadd(vmul(ha[0], AC[0][j]), vmul(ha[1], AC[1][j])),
+                                     vmul(ha[2], AC[2][j])), hb[j]), eF);
+        e->LL[3 + j] = one;
+    }
+    TOI_UNROLL
+    for (int i = 0; i < 3; i++) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        TOI_UNROLL
+        for (int j = 0; j < 3; j++) {
+            const int j1 = (j + 1) % 3, j2 = (j + 2) % 3, m = 6 + 3 * i + j;
+            vf c1 = e->C[i1][j], c2 = e->C[i2][j];
+            e->dl[m] = vsub(vmul(c1, e->dl[i2]), vmul(c2, e->dl[i1]));
+            e->R[m] = vadd(vadd(vadd(vmul(ha[i1], AC[i2][j]), vmul(ha[i2], AC[i1][j])),
+                                vadd(vmul(hb[j1], AC[i][j2]), vmul(hb[j2], AC[i][j1]))), eE);
+            e->LL[m] = vadd(vmul(c1, c1), vmul(c2, c2));
+        }
+    }
+    TOI_UNROLL
+    for (int k = 0; k < 15; k++) {
+        e->d[k] = vabs(e->dl[k]);
+        vf g = vsub(e->d[k], e->R[k]);
+        if (k >= 6)
+            g = vdiv(g, vsqrt(e->LL[k]));
+        if (k == 0) {
+            e->G = g, e->kf = vzero();
+        } else {
+            vm up = vgt(g, e->G);
+            e->G = vsel(up, g, e->G);
+            e->kf = vsel(up, vset((float)k), e->kf);
+        }
+    }
+}
+
+/* The scalar's spin_approach(): touching at t = 0, whether a vertex of either box's deepest
+   feature closes along n. */
+TOI_VINLINE vf vspin_least(const vf ax[3][3], const vf h[3], const vf n[3], float sgn, vf flat,
+                           const vf M[3], vf c)
+{
+    const vf zero = vzero();
+    TOI_UNROLL
+    for (int m = 0; m < 3; m++) {
+        vf an = vmul(vdot3(ax[m], n), vset(sgn));
+        vf al = vmul(h[m], vdot3(ax[m], M));
+        vf term = vsel(vgt(an, zero), al, vneg(al));
+        term = vsel(vle(vmul(vabs(an), h[m]), flat), vneg(vabs(al)), term);
+        c = vadd(c, term);
+    }
+    return c;
+}
+
+TOI_VINLINE void vcross3(const vf a[3], const vf b[3], vf o[3])
+{
+    o[0] = vsub(vmul(a[1], b[2]), vmul(a[2], b[1]));
+    o[1] = vsub(vmul(a[2], b[0]), vmul(a[0], b[2]));
+    o[2] = vsub(vmul(a[0], b[1]), vmul(a[1], b[0]));
+}
+
+TOI_VINLINE vm vspin_approach(const vf a[3][3], const vf b[3][3], const vf ha[3], const vf hb[3],
+                              const vf wa[3], const vf wb[3], const vf v[3], const vf D[3],
+                              const vf n[3], vf flat)
+{
+    vf W[3] = {vsub(wa[0], wb[0]), vsub(wa[1], wb[1]), vsub(wa[2], wb[2])}, M[3], nA[3], nB[3];
+    vcross3(n, W, M);
+    vcross3(n, wa, nA);
+    vcross3(n, wb, nB);
+    vf vn = vdot3(v, n);
+    vf c0 = vsub(vn, vdot3(D, nB)), c1 = vsub(vn, vdot3(D, nA));
+    vf ua = vspin_least(a, ha, n, -1.0f, flat, M, c0);
+    vf ub = vspin_least(b, hb, n, 1.0f, flat, M, c1);
+    return mor(vlt(ua, vzero()), vlt(ub, vzero()));
+}
+
+/* The scalar's box_normal() for the axis kf (a float 0..14 per lane); returns L.L. */
+TOI_VINLINE vf vspin_normal(const vf a[3][3], const vf b[3][3], const vf C[3][3],
+                            const vf dl[15], vf kf, vf n[3])
+{
+    const vf zero = vzero();
+    vf L[3] = {zero, zero, zero}, dlk = zero;
+    TOI_UNROLL
+    for (int k = 0; k < 15; k++) {
+        vf Lk[3];
+        if (k < 3) {
+            Lk[0] = a[k][0], Lk[1] = a[k][1], Lk[2] = a[k][2];
+        } else if (k < 6) {
+            Lk[0] = b[k - 3][0], Lk[1] = b[k - 3][1], Lk[2] = b[k - 3][2];
+        } else {
+            const int i = (k - 6) / 3, j = (k - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                Lk[c] = vsub(vmul(C[i1][j], a[i2][c]), vmul(C[i2][j], a[i1][c]));
+        }
+        vm m = veq(kf, vset((float)k));
+        L[0] = vsel(m, Lk[0], L[0]), L[1] = vsel(m, Lk[1], L[1]), L[2] = vsel(m, Lk[2], L[2]);
+        dlk = vsel(m, dl[k], dlk);
+    }
+    vm pos = vge(dlk, zero);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        L[c] = vsel(pos, L[c], vneg(L[c]));
+    vf nn = vdot3(L, L);
+    vf inv = vdiv(vset(1.0f), vsqrt(nn));
+    vm dir = vge(nn, vset(TOI_MIN_DIR2));
+    n[0] = vsel(dir, vmul(L[0], inv), vset(TOI_FALLBACK_NX));
+    n[1] = vsel(dir, vmul(L[1], inv), vset(TOI_FALLBACK_NY));
+    n[2] = vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ));
+    return nn;
+}
+
+/* The lanes in active (valid, with a rotation); the others' outputs are don't-cares. */
+TOI_VINLINE vm sweep_box_spin_vec(const vbox *A, const vbox *B, vm active, vm all_overlaps,
+                                  int full, vres *o, vf *texit)
+{
+    const vf zero = vzero(), one = vset(1.0f), two = vset(2.0f), half = vset(0.5f);
+    vf l[3], v[3], ha[3], hb[3];
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        l[c] = vsub(A->c[c], B->c[c]), v[c] = vsub(A->v[c], B->v[c]);
+    vf hsum = vadd(vadd(vadd(A->h[0], A->h[1]), A->h[2]), vadd(vadd(B->h[0], B->h[1]), B->h[2]));
+    vf size = vadd(vadd(vadd(vabs(l[0]), vabs(l[1])), vabs(l[2])),
+                   vadd(vadd(vabs(v[0]), vabs(v[1])), vabs(v[2])));
+    size = vadd(size, hsum);
+    vf s = vpow2_scale(size);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++) {
+        l[c] = vmul(l[c], s), v[c] = vmul(v[c], s);
+        ha[c] = vmul(A->h[c], s), hb[c] = vmul(B->h[c], s);
+    }
+    vf S = vmul(size, s);
+    vf eF = vmul(S, vset(TOI_BOX_GROW_FACE)), eE = vmul(S, vset(TOI_BOX_GROW_EDGE));
+    vspin_box sa, sb;
+    vspin_setup(A->w, ha, &sa);
+    vspin_setup(B->w, hb, &sb);
+    vf vn = vadd(vmul(vsqrt(vdot3(v, v)), vset(VSPIN_UP)), vset(0x1p-70f));
+    vf bound = vadd(vadd(vn, vmul(sa.wb, sa.r)), vmul(sb.wb, sb.r));
+    vf tol = vmul(S, vset(TOI_BOX_SPIN_TOL));
+    const vf erot = vset(TOI_BOX_SPIN_EROT), eang = vset(TOI_BOX_SPIN_EANG);
+    const vf eN = vmul(S, vset(0x1p-18f)), up = vset(VSPIN_UP), e20 = vset(0x1p-20f);
+    const unsigned all = mbits(mconst(1));
+
+    vspin_eval e;
+    vf t = zero;
+    vm done = mandnot(mconst(1), active), hitm = mconst(0), ov = mconst(0);
+    for (int it = 0;; it++) {
+        vf phia = vmul(vmul(t, sa.wn), half), phib = vmul(vmul(t, sb.wn), half);
+        vspin_at(t, phia, phib, A, B, &sa, &sb, l, v, ha, hb, eF, eE, &e);
+        vf err = vadd(vmul(vadd(erot, vmul(eang, phia)), sa.r),
+                      vmul(vadd(erot, vmul(eang, phib)), sb.r));
+        vf gap = vsub(vsub(e.G, eN), vsel(vgt(t, zero), err, zero));
+        vm live = mandnot(mconst(1), done);
+        vm ov_now = mand(live, mand(veq(t, zero), vle(e.G, zero)));
+        vm rest = mandnot(live, ov_now);
+        vm hit_now = mand(rest, vle(gap, tol));
+        rest = mandnot(rest, hit_now);
+        vf rem = vsub(one, t), ra = vmul(sa.wb, rem), rb = vmul(sb.wb, rem);
+        ra = vsel(vlt(ra, two), ra, two);
+        rb = vsel(vlt(rb, two), rb, two);
+        vf reach = vmul(vadd(vadd(vmul(vn, rem), vmul(ra, sa.r)), vmul(rb, sb.r)),
+                        vset(VSPIN_UP));
+        vm miss_now = mand(rest, vgt(gap, reach));
+        rest = mandnot(rest, miss_now);
+        vm budget_now = it == TOI_BOX_SPIN_BUDGET ? rest : mconst(0);
+        rest = mandnot(rest, budget_now);
+        ov = mor(ov, ov_now);
+        hitm = mor(hitm, mor(mor(ov_now, hit_now), budget_now));
+        done = mor(done, mandnot(live, rest));
+        vf n[3], ca[3], cb[3];
+        vf nn = vspin_normal(e.a, e.b, e.C, e.dl, e.kf, n);
+        vf vnn = vdot3(v, n);
+        vcross3(n, sa.u, ca);
+        vcross3(n, sb.u, cb);
+        vf beta = vadd(vadd(vsel(vlt(vnn, zero), vneg(vnn), zero), vmul(vn, e20)),
+                       vadd(vmul(vmul(vadd(vmul(vsqrt(vdot3(ca, ca)), up), e20), sa.wb), sa.r),
+                            vmul(vmul(vadd(vmul(vsqrt(vdot3(cb, cb)), up), e20), sb.wb), sb.r)));
+        beta = vmul(beta, up);
+        beta = vsel(vge(nn, vset(TOI_MIN_DIR2)), beta, bound);
+        vf slack = vmul(vmul(t, vset(0x1p-22f)), beta);
+        vf dt = vmul(vdiv(vsub(gap, slack), beta), vset(VSPIN_DOWN));
+        vm clear = mand(rest, vgt(dt, vmul(rem, up)));
+        rest = mandnot(rest, clear);
+        done = mor(done, clear);
+        dt = vsel(vgt(dt, zero), dt, zero);
+        vf tn = vadd(t, dt);
+        tn = vsel(vlt(tn, one), tn, one);
+        t = vsel(rest, tn, t);
+        if (mbits(done) == all)
+            break;
+    }
+    /* every lane at its final time: the evaluation that decided it, again */
+    {
+        vf phia = vmul(vmul(t, sa.wn), half), phib = vmul(vmul(t, sb.wn), half);
+        vspin_at(t, phia, phib, A, B, &sa, &sb, l, v, ha, hb, eF, eE, &e);
+    }
+    vf nv[3], p[3], dk, Rk, ek, LLk;
+    vbox_normal_point(e.a, e.b, e.C, e.dl, e.d, e.R, e.LL, eF, eE, e.kf, e.D, ha, hb, S, nv, p,
+                      &dk, &Rk, &ek, &LLk);
+    vm approach = mand(vgt(dk, zero),
+                       vspin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, nv,
+                                      vmul(S, vset(TOI_BOX_FLAT))));
+    vm hit = mand(active, mand(hitm, mor(mandnot(mconst(1), ov), mor(approach, all_overlaps))));
+    o->t = vsel(hit, t, vset(TOI_NO_HIT));
+    *texit = o->t;
+    if (!full)
+        return hit;
+    vf un = vpow2_unscale(size);
+    o->nx = vsel(hit, nv[0], zero);
+    o->ny = vsel(hit, nv[1], zero);
+    o->nz = vsel(hit, nv[2], zero);
+    o->px = vsel(hit, vadd(vadd(B->c[0], vmul(t, B->v[0])), vmul(p[0], un)), zero);
+    o->py = vsel(hit, vadd(vadd(B->c[1], vmul(t, B->v[1])), vmul(p[1], un)), zero);
+    o->pz = vsel(hit, vadd(vadd(B->c[2], vmul(t, B->v[2])), vmul(p[2], un)), zero);
+    vf depth = vmul(vdiv(vsub(vsub(Rk, ek), dk), vsqrt(LLk)), un);
+    depth = vsel(vgt(depth, zero), depth, zero);
+    o->depth = vsel(mand(hit, ov), depth, zero);
+    return hit;
+}
