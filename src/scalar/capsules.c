@@ -267,9 +267,11 @@ size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *C, const to
    parallelogram there.
 
    The nearest vectors (at t = 0 and at the reported t): the face's foot N (C.N) / N.N where
-   the origin projects inside the face (B's parameter there, -(C.mb) / N.N, at most 1: where
-   the corners are far larger than a near-parallel face's width, rounding can put it past
-   B's end), else the nearest of the edges (each by its Voronoi region as for the capsule and
+   the origin projects inside the face (B's parameter there, -(C.mb) / N.N, cancels where the
+   corners are far larger than a near-parallel face's width, by up to eps |C| / (|eb| sin)
+   of B's length: it is kept between A's ends projected on B's line, between which the foot
+   lies and which are well conditioned, so the point stays alongside A, and then in [0, 1]),
+   else the nearest of the edges (each by its Voronoi region as for the capsule and
    sphere). Which edge is chosen by the face's half-planes, not by comparing distances: the
    nearest point of a convex polygon lies on an edge whose half-plane the origin's projection
    is outside of, and it is that edge's foot when the foot lies inside the edge (else a
@@ -360,7 +362,14 @@ TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
     if (P->face && para_inside_h(hs)) {
         float h = dot3(Ct[0], P->N) / P->NN;
         float wf = -dot3(Ct[0], P->mb) / P->NN;
-        *w = wf < 1.0f ? wf : 1.0f;
+        /* within B's stretch alongside A (between A's ends projected on B's line, where
+           the foot lies), then within B */
+        float wa0 = dot3(Ct[0], P->eb) / P->eeb, wa1 = dot3(Ct[1], P->eb) / P->eeb;
+        float lo = wa0 < wa1 ? wa0 : wa1, hi = wa0 < wa1 ? wa1 : wa0;
+        wf = wf > lo ? wf : lo;
+        wf = wf < hi ? wf : hi;
+        wf = wf < 1.0f ? wf : 1.0f;
+        *w = wf > 0.0f ? wf : 0.0f;
         return mul3(P->N, h);
     }
     /* outside the half-plane of edge 0 (w >= 0), 1 (w <= 1), 2 (u >= 0), 3 (u <= 1) */

@@ -316,10 +316,16 @@ TOI_VINLINE v3 para_nearest_vec(const vpara *P, v3 v, vf t, vf *w)
     vf r3 = para_rank_vec(P->face, out3, foot);
     upd = mand(P->edges_b, para_better(r3, b3, rank, best));
     d = v3sel(upd, d3, d), wb = vsel(upd, w3, wb);
-    /* the face's foot, B's parameter at most 1 */
+    /* the face's foot; B's parameter within B's stretch alongside A, then within B */
     vf h = vdiv(v3dot(Ct[0], P->N), P->NN);
     vf wf = vdiv(vneg(v3dot(Ct[0], P->mb)), P->NN);
+    vf wa0 = vdiv(v3dot(Ct[0], P->eb), P->eeb), wa1 = vdiv(v3dot(Ct[1], P->eb), P->eeb);
+    vm a01 = vlt(wa0, wa1);
+    vf lo = vsel(a01, wa0, wa1), hi = vsel(a01, wa1, wa0);
+    wf = vsel(vgt(wf, lo), wf, lo);
+    wf = vsel(vlt(wf, hi), wf, hi);
     wf = vsel(vlt(wf, vset(1.0f)), wf, vset(1.0f));
+    wf = vsel(vgt(wf, zero), wf, zero);
     *w = vsel(face_in, wf, wb);
     return v3sel(face_in, v3scale(h, P->N), d);
 }
