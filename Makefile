@@ -150,12 +150,13 @@ demo:
 endif
 
 # ---- benchmark ---------------------------------------------------------------------------
-# bench/ links the library like any user would; the peers (textbook AoS quadratic and
-# sphere-triangle sweep, Bullet) are built only into the benchmark. pthreads are the
-# benchmark's own (the thread-scaling part splits batches over the caller's threads); the
-# library starts no threads. Bullet needs C++ and
+# bench/ links the library like any user would; the peers (textbook AoS quadratic,
+# sphere-triangle and capsule-triangle sweeps, Bullet) are built only into the benchmark.
+# pthreads are the benchmark's own (the thread-scaling part splits batches over the caller's
+# threads); the library starts no threads. Bullet needs C++ and
 # Debian's libbullet-dev for the target, so it is part of native builds only.
-BENCH_SRC := $(filter-out bench/bullet.cpp bench/mesh.c bench/capsules.c bench/boxes.c,\
+BENCH_SRC := $(filter-out bench/bullet.cpp bench/mesh.c bench/capsules.c bench/boxes.c \
+                           bench/textbook_capsule.c,\
                          $(wildcard bench/*.c))
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
 HOST_TARGET := $(shell cc -dumpmachine 2>/dev/null)
@@ -198,8 +199,10 @@ $(BUILD)/toi_bench_mesh: $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a
 	$(CC) -o $@ $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a -lm
 
 # The capsule and box benchmarks are programs of their own too (bench/capsules.c, boxes.c).
-$(BUILD)/toi_bench_capsules: $(BUILD)/bench/capsules.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
-	$(BENCH_LINK) -o $@ $(BUILD)/bench/capsules.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
+$(BUILD)/toi_bench_capsules: $(BUILD)/bench/capsules.o $(BUILD)/bench/textbook_capsule.o \
+                             $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
+	$(BENCH_LINK) -o $@ $(BUILD)/bench/capsules.o $(BUILD)/bench/textbook_capsule.o \
+	    $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
 	    $(BENCH_LIBS) -lm
 $(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
 	$(BENCH_LINK) -o $@ $(BUILD)/bench/boxes.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \

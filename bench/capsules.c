@@ -8,14 +8,15 @@
    side 4, the other body (the sphere's centre at capsule b's p0) within 2.5 per axis of the
    capsule's p0, the capsule displaced toward it, give or take; the plane z = -1; a triangle
    of size about 2 around that body's start (capsule-triangle). The hit fraction is printed.
-   Peer (when built with Bullet): btContinuousConvexCollision of a btCapsuleShape against a
-   btTriangleShape on the in-cache capsule-triangle pairs, and how often it misses a contact
-   toi reports. Then capsules against one set of 64 triangles near their paths (set_bench). */
+   Peers on the in-cache capsule-triangle pairs: the textbook capsule-triangle sweep
+   (bench/textbook_capsule.c: array of structs, one pair at a time, floats) and, when built
+   with Bullet, btContinuousConvexCollision of a btCapsuleShape against a btTriangleShape;
+   for each, ns per pair, how often it misses a contact toi reports, its hits where toi has
+   none and the largest t difference where both hit. Then capsules against one set of 64
+   triangles near their paths (set_bench). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
-#ifdef TOI_BENCH_BULLET
 #include "peers.h"
-#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,63 @@ static int set_bench(int quick)
     return bad;
 }
 
+/* A peer's agreement with toi's t on the same pairs: misses of toi's contacts, hits where toi
+   has none, the largest |t difference| where both hit. */
+static void agreement(const char *who, const float *toi_t, const float *peer_t, size_t n)
+{
+    size_t th = 0, missed = 0, extra = 0;
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ht = toi_t[i] <= 1.0f, hp = peer_t[i] <= 1.0f;
+        th += (size_t)ht, missed += (size_t)(ht && !hp), extra += (size_t)(!ht && hp);
+        double d = (double)toi_t[i] - (double)peer_t[i];
+        d = d < 0 ? -d : d;
+        if (ht && hp && d > worst)
+            worst = d;
+    }
+    printf("  %s: misses %zu of toi's %zu contacts (%.1f%%), %zu hits where toi has none, "
+           "largest |t difference| %.2g where both hit\n", who, missed, th,
+           th ? 100.0 * (double)missed / (double)th : 0.0, extra, worst);
+}
+
+/* The textbook capsule-triangle sweep on the in-cache capsule-triangle pairs (its input
+   converted to arrays of structs once, outside the timing). */
+static void textbook_peer(const scene *sc, size_t n, outs *o, int reps)
+{
+    toi_set_backend(TOI_BACKEND_AUTO);
+    run(QCT, sc, 0, n, &o->tonly);
+    tb_capsule *c = malloc(n * sizeof *c);
+    tb_tri *tri = malloc(n * sizeof *tri);
+    float *tt = falloc(n);
+    if (!c || !tri) {
+        fprintf(stderr, "toi_bench_capsules: out of memory\n");
+        exit(2);
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            c[i].p0[k] = sc->a.f[k][i];
+            c[i].p1[k] = sc->a.f[3 + k][i];
+            c[i].v[k] = sc->a.f[6 + k][i];
+            for (int j = 0; j < 3; j++)
+                tri[i].v[j][k] = sc->t.f[3 * j + k][i];
+        }
+        c[i].r = sc->a.f[9][i];
+    }
+    double best = 1e300;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ns();
+        textbook_capsules_triangles(n, c, tri, tt);
+        double dt = (now_ns() - t0) / (double)n;
+        best = dt < best ? dt : best;
+    }
+    printf("%-16s %-7s %6.2f %5s\n", "capsule-triangle", "textbk", best, "");
+    agreement("textbook (AoS, one pair at a time: end spheres, vertex cylinders, edge-edge, "
+              "face crossing)", o->f[0], tt, n);
+    free(c);
+    free(tri);
+    free(tt);
+}
+
 #ifdef TOI_BENCH_BULLET
 /* Bullet on the in-cache capsule-triangle pairs: ns per pair (best of reps), its misses of
    the contacts toi reports (toi never misses one: the accuracy tests), its extra hits, and the
@@ -243,21 +301,9 @@ static void bullet_peer(const scene *sc, size_t n, outs *o, int reps)
         double dt = (now_ns() - t0) / (double)n;
         best = dt < best ? dt : best;
     }
-    size_t th = 0, missed = 0, extra = 0;
-    double worst = 0;
-    for (size_t i = 0; i < n; i++) {
-        int ht = o->f[0][i] <= 1.0f, hb = tb[i] <= 1.0f;
-        th += (size_t)ht, missed += (size_t)(ht && !hb), extra += (size_t)(!ht && hb);
-        double d = (double)o->f[0][i] - (double)tb[i];
-        d = d < 0 ? -d : d;
-        if (ht && hb && d > worst)
-            worst = d;
-    }
     printf("%-16s %-7s %6.2f %5s\n", "capsule-triangle", "bullet", best, "");
-    printf("  bullet (btContinuousConvexCollision, btCapsuleShape, btTriangleShape margin 0): "
-           "misses %zu of toi's %zu contacts (%.1f%%), %zu hits where toi has none, largest "
-           "|t difference| %.2g where both hit\n", missed, th,
-           th ? 100.0 * (double)missed / (double)th : 0.0, extra, worst);
+    agreement("bullet (btContinuousConvexCollision, btCapsuleShape, btTriangleShape margin 0)",
+              o->f[0], tb, n);
     free(tb);
 }
 #endif
@@ -316,6 +362,7 @@ int main(int argc, char **argv)
             printf(" %6.1f%%\n", 100.0 * (double)nh / (double)small);
         }
     }
+    textbook_peer(&sc, small, &ref, quick ? 1 : 15);
 #ifdef TOI_BENCH_BULLET
     bullet_peer(&sc, small, &ref, quick ? 1 : 3);
 #endif

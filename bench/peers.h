@@ -1,5 +1,7 @@
-/* peers.h - the Bullet peers of the benchmark programs of their own (bench/boxes.c,
-   bench/capsules.c), defined in bullet.cpp; only in builds with Bullet (TOI_BENCH_BULLET). */
+/* peers.h - the peers of the benchmark programs of their own (bench/boxes.c,
+   bench/capsules.c): Bullet's, defined in bullet.cpp, only in builds with Bullet
+   (TOI_BENCH_BULLET); the textbook capsule-triangle sweep, defined in textbook_capsule.c,
+   in every build. */
 #ifndef TOI_BENCH_PEERS_H
 #define TOI_BENCH_PEERS_H
 
@@ -15,6 +17,18 @@ size_t bullet_boxes(size_t n, const toi_boxes *a, const toi_boxes *b, float *t);
    0): t[i] in [0, 1], INFINITY on a miss */
 size_t bullet_capsules_triangles(size_t n, const toi_capsules *c, const toi_triangles *tri,
                                  float *t);
+
+/* The textbook capsule-triangle sweep (array of structs, one pair at a time, floats):
+   capsule i (segment p0 -> p1 of radius r, translated by v) against triangle i at rest;
+   t[i] in [0, 1], INFINITY on a miss; returns the hits. */
+typedef struct tb_capsule {
+    float p0[3], p1[3], v[3], r;
+} tb_capsule;
+typedef struct tb_tri {
+    float v[3][3];
+} tb_tri;
+size_t textbook_capsules_triangles(size_t n, const tb_capsule *c, const tb_tri *tri,
+                                   float *t);
 #ifdef __cplusplus
 }
 #endif

@@ -267,18 +267,33 @@ size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *C, const to
    parallelogram there.
 
    The nearest vectors (at t = 0 and at the reported t): the face's foot N (C.N) / N.N where
-   the origin projects inside the face, else the nearest of the edges (each by its Voronoi
-   region as for the capsule and sphere), edge 0 first and a later edge only when strictly
-   nearer; edges 2 and 3 count only when B's segment is longer than TOI_MIN_DIR2 (else they
-   are the corners C00 and C10, which edge 0 holds). For a contact along a segment (parallel
-   segments) this reports the pair at B's p0 if it lies alongside A (edge 0), else at B's p1
-   (edge 1), else at A's p0 (edge 2), else at A's p1.
+   the origin projects inside the face (B's parameter there, -(C.mb) / N.N, cancels where the
+   corners are far larger than a near-parallel face's width, by up to eps |C| / (|eb| sin)
+   of B's length: it is kept between A's ends projected on B's line, between which the foot
+   lies and which are well conditioned, so the point stays alongside A, and then in [0, 1]),
+   else the nearest of the edges (each by its Voronoi region as for the capsule and
+   sphere). Which edge is chosen by the face's half-planes, not by comparing distances: the
+   nearest point of a convex polygon lies on an edge whose half-plane the origin's projection
+   is outside of, and it is that edge's foot when the foot lies inside the edge (else a
+   corner). Comparing distances alone is unstable there: near a corner, the adjacent edge's
+   foot and the corner are ~sqrt(FLT_EPSILON) |d| apart while their distances differ below
+   rounding (the normal was 2e-4 off). So each edge ranks 2 when the projection is outside
+   its half-plane (judged from either corner) and its foot is inside it, 1 when outside with
+   its foot clamped to a corner, 0 otherwise (and every edge 0 without a face), and the
+   highest rank wins, then the nearest: edge 0 first and a later edge only when of a higher
+   rank or, equal, strictly nearer; edges 2 and 3 count only when B's segment is longer than
+   TOI_MIN_DIR2 (else they are the corners C00 and C10, which edge 0 holds). For a contact
+   along a segment (parallel segments, no face) this reports the pair at B's p0 if it lies
+   alongside A (edge 0), else at B's p1 (edge 1), else at A's p0 (edge 2), else at A's p1.
    B a point (b0 = b1): the capsule-sphere query bit for bit; both points: the sphere query. */
 
-/* The segment's point nearest the origin with its parameter *u (0, 1 or the foot). */
-TOI_SCALAR_INLINE vec3 nearest_on_segment_u(vec3 D, vec3 D1, vec3 e, float ee, float *u)
+/* The segment's point nearest the origin with its parameter *u (0, 1 or the foot) and
+   *foot, whether it is the foot (strictly inside the segment). */
+TOI_SCALAR_INLINE vec3 nearest_on_segment_u(vec3 D, vec3 D1, vec3 e, float ee, float *u,
+                                            int *foot)
 {
     float num = -dot3(D, e);
+    *foot = 0;
     if (num <= 0.0f) {
         *u = 0.0f;
         return D;
@@ -289,6 +304,7 @@ TOI_SCALAR_INLINE vec3 nearest_on_segment_u(vec3 D, vec3 D1, vec3 e, float ee, f
     }
     float f = num / ee;
     *u = f;
+    *foot = 1;
     return (vec3){D.x + f * e.x, D.y + f * e.y, D.z + f * e.z};
 }
 
@@ -304,15 +320,35 @@ static inline vec3 add3t(vec3 a, float t, vec3 v)
     return (vec3){a.x + t * v.x, a.y + t * v.y, a.z + t * v.z};
 }
 
+/* The face's half-plane values at the corners Ct: h[0..3] = Ct[0..3].ma, h[4..7] =
+   Ct[0..3].mb. Inside: Ct.ma <= 0 at C00, C01 (u >= 0), >= 0 at C10, C11 (u <= 1);
+   Ct.mb <= 0 at C00, C10 (w >= 0), >= 0 at C01, C11 (w <= 1). */
+TOI_SCALAR_INLINE void para_sides(const para *P, const vec3 Ct[4], float h[8])
+{
+    h[0] = dot3(Ct[0], P->ma), h[2] = dot3(Ct[2], P->ma);
+    h[1] = dot3(Ct[1], P->ma), h[3] = dot3(Ct[3], P->ma);
+    h[4] = dot3(Ct[0], P->mb), h[5] = dot3(Ct[1], P->mb);
+    h[6] = dot3(Ct[2], P->mb), h[7] = dot3(Ct[3], P->mb);
+}
+
 /* The origin projects inside the face at time t: each half-plane from both its corners. */
+static inline int para_inside_h(const float h[8])
+{
+    return (h[0] <= 0.0f) & (h[2] <= 0.0f) & (h[1] >= 0.0f) & (h[3] >= 0.0f) &
+           (h[4] <= 0.0f) & (h[5] <= 0.0f) & (h[6] >= 0.0f) & (h[7] >= 0.0f);
+}
+
 TOI_SCALAR_INLINE int para_inside(const para *P, const vec3 Ct[4])
 {
-    float a0 = dot3(Ct[0], P->ma), a2 = dot3(Ct[2], P->ma);
-    float a1 = dot3(Ct[1], P->ma), a3 = dot3(Ct[3], P->ma);
-    float b0 = dot3(Ct[0], P->mb), b1 = dot3(Ct[1], P->mb);
-    float b2 = dot3(Ct[2], P->mb), b3 = dot3(Ct[3], P->mb);
-    return (a0 <= 0.0f) & (a2 <= 0.0f) & (a1 >= 0.0f) & (a3 >= 0.0f) & (b0 <= 0.0f) &
-           (b1 <= 0.0f) & (b2 >= 0.0f) & (b3 >= 0.0f);
+    float h[8];
+    para_sides(P, Ct, h);
+    return para_inside_h(h);
+}
+
+/* An edge's rank (above): outside its half-plane (face only), and its foot inside it. */
+static inline float para_rank(int face, int out, int foot)
+{
+    return (face & out) ? (foot ? 2.0f : 1.0f) : 0.0f;
 }
 
 /* The vector from B's nearest point to A's at time t, and B's parameter *w there. */
@@ -321,28 +357,46 @@ TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
     vec3 Ct[4];
     for (int k = 0; k < 4; k++)
         Ct[k] = add3t(P->C[k], t, v);
-    if (P->face && para_inside(P, Ct)) {
+    float hs[8];
+    para_sides(P, Ct, hs);
+    if (P->face && para_inside_h(hs)) {
         float h = dot3(Ct[0], P->N) / P->NN;
-        *w = -dot3(Ct[0], P->mb) / P->NN;
+        float wf = -dot3(Ct[0], P->mb) / P->NN;
+        /* within B's stretch alongside A (between A's ends projected on B's line, where
+           the foot lies), then within B */
+        float wa0 = dot3(Ct[0], P->eb) / P->eeb, wa1 = dot3(Ct[1], P->eb) / P->eeb;
+        float lo = wa0 < wa1 ? wa0 : wa1, hi = wa0 < wa1 ? wa1 : wa0;
+        wf = wf > lo ? wf : lo;
+        wf = wf < hi ? wf : hi;
+        wf = wf < 1.0f ? wf : 1.0f;
+        *w = wf > 0.0f ? wf : 0.0f;
         return mul3(P->N, h);
     }
+    /* outside the half-plane of edge 0 (w >= 0), 1 (w <= 1), 2 (u >= 0), 3 (u <= 1) */
+    int out0 = (hs[4] > 0.0f) | (hs[5] > 0.0f), out1 = (hs[6] < 0.0f) | (hs[7] < 0.0f);
+    int out2 = (hs[0] > 0.0f) | (hs[2] > 0.0f), out3 = (hs[1] < 0.0f) | (hs[3] < 0.0f);
     float u;
-    vec3 d = nearest_on_segment_u(Ct[0], Ct[1], P->ea, P->eea, &u);
+    int foot;
+    vec3 d = nearest_on_segment_u(Ct[0], Ct[1], P->ea, P->eea, &u, &foot);
     float best = dot3(d, d);
+    float rank = para_rank(P->face, out0, foot);
     *w = 0.0f;
-    vec3 d1 = nearest_on_segment_u(Ct[2], Ct[3], P->ea, P->eea, &u);
+    vec3 d1 = nearest_on_segment_u(Ct[2], Ct[3], P->ea, P->eea, &u, &foot);
     float b1 = dot3(d1, d1);
-    if (b1 < best)
-        d = d1, best = b1, *w = 1.0f;
+    float r1 = para_rank(P->face, out1, foot);
+    if ((r1 > rank) | ((r1 == rank) & (b1 < best)))
+        d = d1, best = b1, rank = r1, *w = 1.0f;
     if (P->edges_b) {
         float w2, w3;
-        vec3 d2 = nearest_on_segment_u(Ct[0], Ct[2], P->nea, P->eeb, &w2);
+        vec3 d2 = nearest_on_segment_u(Ct[0], Ct[2], P->nea, P->eeb, &w2, &foot);
         float b2 = dot3(d2, d2);
-        if (b2 < best)
-            d = d2, best = b2, *w = w2;
-        vec3 d3 = nearest_on_segment_u(Ct[1], Ct[3], P->nea, P->eeb, &w3);
+        float r2 = para_rank(P->face, out2, foot);
+        if ((r2 > rank) | ((r2 == rank) & (b2 < best)))
+            d = d2, best = b2, rank = r2, *w = w2;
+        vec3 d3 = nearest_on_segment_u(Ct[1], Ct[3], P->nea, P->eeb, &w3, &foot);
         float b3 = dot3(d3, d3);
-        if (b3 < best)
+        float r3 = para_rank(P->face, out3, foot);
+        if ((r3 > rank) | ((r3 == rank) & (b3 < best)))
             d = d3, *w = w3;
     }
     return d;

@@ -213,17 +213,18 @@ size_t TOI_FN(sweep_capsules_plane)(size_t n, const toi_capsules *C, const toi_p
 
 /* ---- capsule against capsule (the scalar's sweep_capsule_capsule) ---- */
 
-/* The segment's point nearest the origin and its parameter (the scalar's
-   nearest_on_segment_u). */
-TOI_VINLINE v3 cap_nearest_u(v3 D, v3 D1, v3 e, vf ee, vf *u)
+/* The segment's point nearest the origin, its parameter and whether it is the foot (the
+   scalar's nearest_on_segment_u). */
+TOI_VINLINE v3 cap_nearest_u(v3 D, v3 D1, v3 e, vf ee, vf *u, vm *foot)
 {
     const vf zero = vzero();
     vf num = vneg(v3dot(D, e));
     vf f = vdiv(num, ee);
-    v3 foot = {vadd(D.x, vmul(f, e.x)), vadd(D.y, vmul(f, e.y)), vadd(D.z, vmul(f, e.z))};
+    v3 foot_p = {vadd(D.x, vmul(f, e.x)), vadd(D.y, vmul(f, e.y)), vadd(D.z, vmul(f, e.z))};
     vm lo = vle(num, zero), hi = vge(num, ee);
     *u = vsel(lo, zero, vsel(hi, vset(1.0f), f));
-    return v3sel(lo, D, v3sel(hi, D1, foot));
+    *foot = mandnot(mconst(1), mor(lo, hi));
+    return v3sel(lo, D, v3sel(hi, D1, foot_p));
 }
 
 typedef struct vpara {
@@ -238,14 +239,43 @@ TOI_VINLINE v3 v3addt(v3 a, vf t, v3 v)
     return (v3){vadd(a.x, vmul(t, v.x)), vadd(a.y, vmul(t, v.y)), vadd(a.z, vmul(t, v.z))};
 }
 
-TOI_VINLINE vm para_inside_vec(const vpara *P, const v3 Ct[4])
+/* The face's half-plane values at the corners (the scalar's para_sides). */
+TOI_VINLINE void para_sides_vec(const vpara *P, const v3 Ct[4], vf h[8])
+{
+    h[0] = v3dot(Ct[0], P->ma), h[2] = v3dot(Ct[2], P->ma);
+    h[1] = v3dot(Ct[1], P->ma), h[3] = v3dot(Ct[3], P->ma);
+    h[4] = v3dot(Ct[0], P->mb), h[5] = v3dot(Ct[1], P->mb);
+    h[6] = v3dot(Ct[2], P->mb), h[7] = v3dot(Ct[3], P->mb);
+}
+
+TOI_VINLINE vm para_inside_h(const vf h[8])
 {
     const vf zero = vzero();
-    vm in = mand(vle(v3dot(Ct[0], P->ma), zero), vle(v3dot(Ct[2], P->ma), zero));
-    in = mand(in, mand(vge(v3dot(Ct[1], P->ma), zero), vge(v3dot(Ct[3], P->ma), zero)));
-    in = mand(in, mand(vle(v3dot(Ct[0], P->mb), zero), vle(v3dot(Ct[1], P->mb), zero)));
-    in = mand(in, mand(vge(v3dot(Ct[2], P->mb), zero), vge(v3dot(Ct[3], P->mb), zero)));
+    vm in = mand(vle(h[0], zero), vle(h[2], zero));
+    in = mand(in, mand(vge(h[1], zero), vge(h[3], zero)));
+    in = mand(in, mand(vle(h[4], zero), vle(h[5], zero)));
+    in = mand(in, mand(vge(h[6], zero), vge(h[7], zero)));
     return in;
+}
+
+TOI_VINLINE vm para_inside_vec(const vpara *P, const v3 Ct[4])
+{
+    vf h[8];
+    para_sides_vec(P, Ct, h);
+    return para_inside_h(h);
+}
+
+/* An edge's rank (the scalar's para_rank): 2 outside its half-plane with its foot inside
+   it, 1 outside with its foot clamped, 0 otherwise or without a face. */
+TOI_VINLINE vf para_rank_vec(vm face, vm out, vm foot)
+{
+    return vsel(mand(face, out), vsel(foot, vset(2.0f), vset(1.0f)), vzero());
+}
+
+/* Edge k replaces the current choice: a higher rank or, equal, strictly nearer. */
+TOI_VINLINE vm para_better(vf rk, vf bk, vf rank, vf best)
+{
+    return mor(vgt(rk, rank), mand(veq(rk, rank), vlt(bk, best)));
 }
 
 TOI_VINLINE v3 para_nearest_vec(const vpara *P, v3 v, vf t, vf *w)
@@ -255,27 +285,47 @@ TOI_VINLINE v3 para_nearest_vec(const vpara *P, v3 v, vf t, vf *w)
     TOI_UNROLL
     for (int k = 0; k < 4; k++)
         Ct[k] = v3addt(P->C[k], t, v);
-    vm face_in = mand(P->face, para_inside_vec(P, Ct));
+    vf hs[8];
+    para_sides_vec(P, Ct, hs);
+    vm face_in = mand(P->face, para_inside_h(hs));
+    vm out0 = mor(vgt(hs[4], zero), vgt(hs[5], zero));
+    vm out1 = mor(vlt(hs[6], zero), vlt(hs[7], zero));
+    vm out2 = mor(vgt(hs[0], zero), vgt(hs[2], zero));
+    vm out3 = mor(vlt(hs[1], zero), vlt(hs[3], zero));
     vf u;
-    v3 d = cap_nearest_u(Ct[0], Ct[1], P->ea, P->eea, &u);
+    vm foot;
+    v3 d = cap_nearest_u(Ct[0], Ct[1], P->ea, P->eea, &u, &foot);
     vf best = v3dot(d, d);
+    vf rank = para_rank_vec(P->face, out0, foot);
     vf wb = zero;
-    v3 d1 = cap_nearest_u(Ct[2], Ct[3], P->ea, P->eea, &u);
+    v3 d1 = cap_nearest_u(Ct[2], Ct[3], P->ea, P->eea, &u, &foot);
     vf b1 = v3dot(d1, d1);
-    vm upd = vlt(b1, best);
-    d = v3sel(upd, d1, d), best = vsel(upd, b1, best), wb = vsel(upd, vset(1.0f), wb);
+    vf r1 = para_rank_vec(P->face, out1, foot);
+    vm upd = para_better(r1, b1, rank, best);
+    d = v3sel(upd, d1, d), best = vsel(upd, b1, best), rank = vsel(upd, r1, rank);
+    wb = vsel(upd, vset(1.0f), wb);
     vf w2, w3;
-    v3 d2 = cap_nearest_u(Ct[0], Ct[2], P->nea, P->eeb, &w2);
+    v3 d2 = cap_nearest_u(Ct[0], Ct[2], P->nea, P->eeb, &w2, &foot);
     vf b2 = v3dot(d2, d2);
-    upd = mand(P->edges_b, vlt(b2, best));
-    d = v3sel(upd, d2, d), best = vsel(upd, b2, best), wb = vsel(upd, w2, wb);
-    v3 d3 = cap_nearest_u(Ct[1], Ct[3], P->nea, P->eeb, &w3);
+    vf r2 = para_rank_vec(P->face, out2, foot);
+    upd = mand(P->edges_b, para_better(r2, b2, rank, best));
+    d = v3sel(upd, d2, d), best = vsel(upd, b2, best), rank = vsel(upd, r2, rank);
+    wb = vsel(upd, w2, wb);
+    v3 d3 = cap_nearest_u(Ct[1], Ct[3], P->nea, P->eeb, &w3, &foot);
     vf b3 = v3dot(d3, d3);
-    upd = mand(P->edges_b, vlt(b3, best));
+    vf r3 = para_rank_vec(P->face, out3, foot);
+    upd = mand(P->edges_b, para_better(r3, b3, rank, best));
     d = v3sel(upd, d3, d), wb = vsel(upd, w3, wb);
-    /* the face's foot */
+    /* the face's foot; B's parameter within B's stretch alongside A, then within B */
     vf h = vdiv(v3dot(Ct[0], P->N), P->NN);
     vf wf = vdiv(vneg(v3dot(Ct[0], P->mb)), P->NN);
+    vf wa0 = vdiv(v3dot(Ct[0], P->eb), P->eeb), wa1 = vdiv(v3dot(Ct[1], P->eb), P->eeb);
+    vm a01 = vlt(wa0, wa1);
+    vf lo = vsel(a01, wa0, wa1), hi = vsel(a01, wa1, wa0);
+    wf = vsel(vgt(wf, lo), wf, lo);
+    wf = vsel(vlt(wf, hi), wf, hi);
+    wf = vsel(vlt(wf, vset(1.0f)), wf, vset(1.0f));
+    wf = vsel(vgt(wf, zero), wf, zero);
     *w = vsel(face_in, wf, wb);
     return v3sel(face_in, v3scale(h, P->N), d);
 }
