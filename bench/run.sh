@@ -53,7 +53,7 @@ else
 fi
 
 echo
-echo "== toi_bench_boxes: oriented boxes, linear motion -> $out/boxes.txt"
+echo "== toi_bench_boxes: oriented boxes, linear and rotating motion -> $out/boxes.txt"
 if [ ${#runner[@]} -gt 0 ]; then
     { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_boxes" --quick; } |
         tee "$out/boxes.txt"
