@@ -1141,7 +1141,11 @@ static void acc_capsule_pair(const void *ctx)
      with f = 1e-11;
    - the nearest pair on an edge ~1e-4 from a corner (~sqrt(FLT_EPSILON) |d|), the corner's
      distance above it by 1e-8 relative, below rounding: chosen by comparing distances, the
-     corner won and the normal was 1.55e-4 (1.68e-4) off, the bound 7.68e-5 (1.17e-4). */
+     corner won and the normal was 1.55e-4 (1.68e-4) off, the bound 7.68e-5 (1.17e-4);
+   - (at 64 times the samples) the same between a corner and a foot without a face: nearly
+     parallel (sin 7.6e-8, 6.1e-8) or parallel segments, the corner of an end of B clamped
+     to an end of A chosen over that end of A's foot on B; the normal was 2.52e-4, 1.76e-4
+     and 1.34e-4 off, the bounds 2.12e-4, 7.25e-5 and 9.46e-5. */
 static const float pair_regress[][21] = {
     {296.550507f, -1450.27307f, -57.1806641f, -1283.66455f, -3836.99805f, -1890.13135f,
      1580.21509f, 2386.72485f, 1832.95068f, 0, 587.645264f, 64.8571777f, 371.802002f,
@@ -1160,6 +1164,20 @@ static const float pair_regress[][21] = {
      0.00248067873f, -0.00196275301f, -0.000272744161f, -0.00394834019f, 0, 0.000941711536f,
      0.000781313924f, 0.00246632379f, 0.000899299746f, 0.000844258815f, 0.00248782639f,
      -0.000527538126f, -0.000665774336f, -0.000666315784f, 0, TOI_ALL_OVERLAPS},
+    /* (at 64 times the samples) no face: a corner chosen over a foot (above) */
+    {0.345853239f, 0.617802024f, 2.60237837f, 0.389749855f, 0.729306459f, 2.60237837f,
+     0.169450045f, -0.123896539f, -3.06277847f, 0.0951523185f, 0.645524859f, 0.318566561f,
+     0.603510737f, 0.70577991f, 0.471624076f, 0.603510737f, -0.375030041f, 0.419790983f,
+     0.56900835f, 0.442354232f, TOI_ALL_OVERLAPS},
+    {1013.49768f, 15.8208618f, 203.818176f, 1199.62195f, -428.258148f, 494.312744f,
+     600.842896f, -122.157875f, -530.489258f, 233.196564f, 825.869263f, -135.452026f,
+     92.6933594f, 980.953308f, -505.471344f, 334.74176f, 600.843872f, -122.157959f,
+     -530.488525f, 69.3700027f, 0},
+    {-0.000468807411f, -0.00136077986f, -0.000553847116f, -0.000471884327f, -0.00136077986f,
+     -0.000553847116f, -0.00095320004f, 0.00124630285f, -0.000525865005f, 0.000483671029f,
+     -0.000475467124f, -0.000164013298f, -0.00059814495f, -0.000471072388f, -0.000164013298f,
+     -0.00059814495f, -0.000943525461f, -0.000492240069f, -0.000461513526f, 8.32834266e-05f,
+     TOI_ALL_OVERLAPS},
 };
 
 static void case_pair_regress(const void *ctx)
