@@ -367,7 +367,7 @@ static inline float para_rank(int face, int out, int foot)
    parameter at the corner's end c), the corner being then the nearest pair, else 0. */
 static inline float para_mutual(int other_foot, float other_param, float c)
 {
-    return (!other_foot & (other_param == c)) ? 1.0f : 0.0f;
+    return (!other_foot && other_param == c) ? 1.0f : 0.0f;
 }
 
 /* The vector from B's nearest point to A's at time t, and B's parameter *w there. */
@@ -581,7 +581,12 @@ size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *A, const toi_caps
    triangle points (the sphere query's Voronoi rule, nearest_point), each edge's nearest pair
    with the segment (the capsule pair's rule, para_nearest) and, when the segment crosses the
    face's plane at a point inside the triangle, that point (distance 0); candidates in this
-   order, a later one only when strictly nearer (the crossing point always). d is the
+   order, a later one only when strictly nearer (the crossing point always), except that edge
+   k's pair replaces a choice whose triangle point lies on edge k (its edge or either of its
+   vertices) whatever the distances: that choice is one of the pairs edge k's is the nearest
+   of, so edge k's is never farther, while comparing the two distances is unstable (an end's
+   pair and the edge's a ~sqrt(FLT_EPSILON) |d| step along the segment apart, their
+   distances within rounding: the end's won and the normal was up to 2.3e-4 off). d is the
    vector from the triangle's point q to the segment's point: contact c = d.d - R^2 <= 0,
    approach d.v < 0 (with |d|^2 >= TOI_MIN_DIR2: a segment through the triangle does not
    approach, as a sphere centred on it does not), normal d / |d| (for a face contact of an
@@ -668,7 +673,11 @@ TOI_SCALAR_INLINE vec3 seg_tri_nearest(vec3 X, vec3 e, vec3 v, float t, const ve
         float w;
         vec3 dk = para_nearest(&Pk[k], v, t, &w);
         float bk = dot3(dk, dk);
-        if (bk < *best) {
+        /* edge k's pair is never farther than a choice whose triangle point lies on edge k
+           (that pair is one of the edge's): it replaces it without comparing distances */
+        int on_k = (*kind == TOI_FEATURE_EDGE_AB + k) | (*kind == TOI_FEATURE_VERTEX_A + k) |
+                   (*kind == TOI_FEATURE_VERTEX_A + (k + 1) % 3);
+        if (on_k | (bk < *best)) {
             d = dk, *best = bk, *endface = 0;
             *q = w == 0.0f ? V[k] : w == 1.0f ? V[(k + 1) % 3] : add3t(V[k], w, E[k]);
             *kind = w == 0.0f   ? TOI_FEATURE_VERTEX_A + k

@@ -560,7 +560,11 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
         vf w;
         v3 dk = para_nearest_vec(&Pk[k], v, t, &w);
         vf bk = v3dot(dk, dk);
-        upd = vlt(bk, *best);
+        /* the scalar's: replaces a choice on edge k, else when strictly nearer */
+        vm on_k = mor(veq(*kind, vset((float)(TOI_FEATURE_EDGE_AB + k))),
+                      mor(veq(*kind, vset((float)(TOI_FEATURE_VERTEX_A + k))),
+                          veq(*kind, vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)))));
+        upd = mor(on_k, vlt(bk, *best));
         vm w0 = veq(w, zero), w1 = veq(w, one);
         v3 qk = v3sel(w0, T->V[k], v3sel(w1, T->V[(k + 1) % 3], v3addt(T->V[k], w, T->E[k])));
         vf kk = vsel(w0, vset((float)(TOI_FEATURE_VERTEX_A + k)),
