@@ -695,20 +695,24 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     vm overlap = vle(vsub(best, rr), zero);
     vm approach = mand(vge(best, min_dir2), vlt(v3dot(d0, v), zero));
 
-    /* the twenty pieces */
-    v3 nv = v3neg(v);
-    vf tsep = ct_end_ball_time(O, &T, v, a, r, rr);
-    vf tk = ct_end_ball_time(e, &T, v, a, r, rr);
-    tsep = vsel(vlt(tk, tsep), tk, tsep);
-    TOI_UNROLL
-    for (int k = 0; k < 3; k++) {
-        tk = cap_cylinder_time(v3sub(O, T.V[k]), e, ees, nv, rr);
+    /* the twenty pieces, for the blocks with a valid lane approaching from outside (no
+       other lane's outputs depend on them) */
+    vf tsep = inf;
+    if (mbits(mand(valid, mandnot(approach, overlap)))) {
+        v3 nv = v3neg(v);
+        tsep = ct_end_ball_time(O, &T, v, a, r, rr);
+        vf tk = ct_end_ball_time(e, &T, v, a, r, rr);
         tsep = vsel(vlt(tk, tsep), tk, tsep);
-    }
-    TOI_UNROLL
-    for (int k = 0; k < 3; k++) {
-        tk = para_face_time(&Pk[k], v, r);
-        tsep = vsel(vlt(tk, tsep), tk, tsep);
+        TOI_UNROLL
+        for (int k = 0; k < 3; k++) {
+            tk = cap_cylinder_time(v3sub(O, T.V[k]), e, ees, nv, rr);
+            tsep = vsel(vlt(tk, tsep), tk, tsep);
+        }
+        TOI_UNROLL
+        for (int k = 0; k < 3; k++) {
+            tk = para_face_time(&Pk[k], v, r);
+            tsep = vsel(vlt(tk, tsep), tk, tsep);
+        }
     }
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit_sep = mand(mandnot(approach, overlap), vle(tsep, one));
