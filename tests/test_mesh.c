@@ -789,7 +789,7 @@ void group_mesh_threads(void)
 
 /* Change only with a deliberate change of results or of the build, and say so. */
 #define GOLDEN_MESH 0x1a86cf33027f3defull
-#define GOLDEN_CAPSULE_MESH 0xce2f766757f795b9ull
+#define GOLDEN_CAPSULE_MESH 0xe7eb3b211e3a8bcbull
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {

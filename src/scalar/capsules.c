@@ -282,9 +282,20 @@ size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *C, const to
    its foot clamped to a corner, 0 otherwise (and every edge 0 without a face), and the
    highest rank wins, then the nearest: edge 0 first and a later edge only when of a higher
    rank or, equal, strictly nearer; edges 2 and 3 count only when B's segment is longer than
-   TOI_MIN_DIR2 (else they are the corners C00 and C10, which edge 0 holds). For a contact
-   along a segment (parallel segments, no face) this reports the pair at B's p0 if it lies
-   alongside A (edge 0), else at B's p1 (edge 1), else at A's p0 (edge 2), else at A's p1.
+   TOI_MIN_DIR2 (else they are the corners C00 and C10, which edge 0 holds). Without a face
+   (parallel or nearly parallel segments, B not a point) the half-planes do not exist and
+   the same instability holds between a corner and the foot of one of its ends on the other
+   segment (the normal was 2.5e-4 off), so there the ranks come from the clamps: an exact
+   zero vector ranks 3 (the segments touch: no pair is nearer, and the fallback normal
+   stays that of touching segments), an edge
+   whose foot lies inside it ranks 2 (that end lies alongside the other segment; between
+   nearly parallel segments every such foot is within |e| sin < 2^-20 |e| of the nearest
+   pair), a corner 1 when its two ends are each other's clamp (then it is the nearest pair:
+   the squared distance is convex over [0, 1]^2 and this is its minimum's condition at a
+   corner), else 0. For a contact along a segment (parallel segments, no face) this reports
+   the pair at B's p0 if it lies alongside A (edge 0), else at B's p1 (edge 1), else at A's
+   p0 (edge 2), else at A's p1 (in floating point: the first of those feet that no later
+   one undercuts, so that touching segments keep an exact 0 where one has it).
    B a point (b0 = b1): the capsule-sphere query bit for bit; both points: the sphere query. */
 
 /* The segment's point nearest the origin with its parameter *u (0, 1 or the foot) and
@@ -351,6 +362,14 @@ static inline float para_rank(int face, int out, int foot)
     return (face & out) ? (foot ? 2.0f : 1.0f) : 0.0f;
 }
 
+/* Without a face (b's segment not a point): an edge clamped to a corner ranks 1 when the
+   corner's other end is clamped to it too (other, the edge of that end: not its foot, its
+   parameter at the corner's end c), the corner being then the nearest pair, else 0. */
+static inline float para_mutual(int other_foot, float other_param, float c)
+{
+    return (!other_foot && other_param == c) ? 1.0f : 0.0f;
+}
+
 /* The vector from B's nearest point to A's at time t, and B's parameter *w there. */
 TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
 {
@@ -375,27 +394,35 @@ TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
     /* outside the half-plane of edge 0 (w >= 0), 1 (w <= 1), 2 (u >= 0), 3 (u <= 1) */
     int out0 = (hs[4] > 0.0f) | (hs[5] > 0.0f), out1 = (hs[6] < 0.0f) | (hs[7] < 0.0f);
     int out2 = (hs[0] > 0.0f) | (hs[2] > 0.0f), out3 = (hs[1] < 0.0f) | (hs[3] < 0.0f);
-    float u;
-    int foot;
-    vec3 d = nearest_on_segment_u(Ct[0], Ct[1], P->ea, P->eea, &u, &foot);
-    float best = dot3(d, d);
-    float rank = para_rank(P->face, out0, foot);
+    float u0, u1, w2 = 0.0f, w3 = 0.0f;
+    int f0, f1, f2 = 0, f3 = 0;
+    vec3 d = nearest_on_segment_u(Ct[0], Ct[1], P->ea, P->eea, &u0, &f0);
+    vec3 d1 = nearest_on_segment_u(Ct[2], Ct[3], P->ea, P->eea, &u1, &f1);
+    vec3 d2 = d, d3 = d;
+    if (P->edges_b) {
+        d2 = nearest_on_segment_u(Ct[0], Ct[2], P->nea, P->eeb, &w2, &f2);
+        d3 = nearest_on_segment_u(Ct[1], Ct[3], P->nea, P->eeb, &w3, &f3);
+    }
+    float r0 = para_rank(P->face, out0, f0), r1 = para_rank(P->face, out1, f1);
+    float r2 = para_rank(P->face, out2, f2), r3 = para_rank(P->face, out3, f3);
+    float best = dot3(d, d), b1 = dot3(d1, d1), b2 = dot3(d2, d2), b3 = dot3(d3, d3);
+    if (!P->face && P->edges_b) {
+        /* no face: a zero vector ranks 3 (touching), a foot 2, a corner 1 when each of its
+           ends is the other's clamp, else 0 */
+        r0 = f0 ? 2.0f : para_mutual(u0 == 0.0f ? f2 : f3, u0 == 0.0f ? w2 : w3, 0.0f);
+        r1 = f1 ? 2.0f : para_mutual(u1 == 0.0f ? f2 : f3, u1 == 0.0f ? w2 : w3, 1.0f);
+        r2 = f2 ? 2.0f : para_mutual(w2 == 0.0f ? f0 : f1, w2 == 0.0f ? u0 : u1, 0.0f);
+        r3 = f3 ? 2.0f : para_mutual(w3 == 0.0f ? f0 : f1, w3 == 0.0f ? u0 : u1, 1.0f);
+        r0 = best == 0.0f ? 3.0f : r0, r1 = b1 == 0.0f ? 3.0f : r1;
+        r2 = b2 == 0.0f ? 3.0f : r2, r3 = b3 == 0.0f ? 3.0f : r3;
+    }
+    float rank = r0;
     *w = 0.0f;
-    vec3 d1 = nearest_on_segment_u(Ct[2], Ct[3], P->ea, P->eea, &u, &foot);
-    float b1 = dot3(d1, d1);
-    float r1 = para_rank(P->face, out1, foot);
     if ((r1 > rank) | ((r1 == rank) & (b1 < best)))
         d = d1, best = b1, rank = r1, *w = 1.0f;
     if (P->edges_b) {
-        float w2, w3;
-        vec3 d2 = nearest_on_segment_u(Ct[0], Ct[2], P->nea, P->eeb, &w2, &foot);
-        float b2 = dot3(d2, d2);
-        float r2 = para_rank(P->face, out2, foot);
         if ((r2 > rank) | ((r2 == rank) & (b2 < best)))
             d = d2, best = b2, rank = r2, *w = w2;
-        vec3 d3 = nearest_on_segment_u(Ct[1], Ct[3], P->nea, P->eeb, &w3, &foot);
-        float b3 = dot3(d3, d3);
-        float r3 = para_rank(P->face, out3, foot);
         if ((r3 > rank) | ((r3 == rank) & (b3 < best)))
             d = d3, *w = w3;
     }
@@ -554,7 +581,12 @@ size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *A, const toi_caps
    triangle points (the sphere query's Voronoi rule, nearest_point), each edge's nearest pair
    with the segment (the capsule pair's rule, para_nearest) and, when the segment crosses the
    face's plane at a point inside the triangle, that point (distance 0); candidates in this
-   order, a later one only when strictly nearer (the crossing point always). d is the
+   order, a later one only when strictly nearer (the crossing point always), except that edge
+   k's pair replaces a choice whose triangle point lies on edge k (its edge or either of its
+   vertices) whatever the distances: that choice is one of the pairs edge k's is the nearest
+   of, so edge k's is never farther, while comparing the two distances is unstable (an end's
+   pair and the edge's a ~sqrt(FLT_EPSILON) |d| step along the segment apart, their
+   distances within rounding: the end's won and the normal was up to 2.3e-4 off). d is the
    vector from the triangle's point q to the segment's point: contact c = d.d - R^2 <= 0,
    approach d.v < 0 (with |d|^2 >= TOI_MIN_DIR2: a segment through the triangle does not
    approach, as a sphere centred on it does not), normal d / |d| (for a face contact of an
@@ -641,7 +673,11 @@ TOI_SCALAR_INLINE vec3 seg_tri_nearest(vec3 X, vec3 e, vec3 v, float t, const ve
         float w;
         vec3 dk = para_nearest(&Pk[k], v, t, &w);
         float bk = dot3(dk, dk);
-        if (bk < *best) {
+        /* edge k's pair is never farther than a choice whose triangle point lies on edge k
+           (that pair is one of the edge's): it replaces it without comparing distances */
+        int on_k = (*kind == TOI_FEATURE_EDGE_AB + k) | (*kind == TOI_FEATURE_VERTEX_A + k) |
+                   (*kind == TOI_FEATURE_VERTEX_A + (k + 1) % 3);
+        if (on_k | (bk < *best)) {
             d = dk, *best = bk, *endface = 0;
             *q = w == 0.0f ? V[k] : w == 1.0f ? V[(k + 1) % 3] : add3t(V[k], w, E[k]);
             *kind = w == 0.0f   ? TOI_FEATURE_VERTEX_A + k

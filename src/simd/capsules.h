@@ -278,6 +278,18 @@ TOI_VINLINE vm para_better(vf rk, vf bk, vf rank, vf best)
     return mor(vgt(rk, rank), mand(veq(rk, rank), vlt(bk, best)));
 }
 
+/* A corner's rank without a face (the scalar's para_mutual). */
+TOI_VINLINE vf para_mutual_vec(vm other_foot, vf other_param, vf c)
+{
+    return vsel(mandnot(veq(other_param, c), other_foot), vset(1.0f), vzero());
+}
+
+/* The mask a where c, else b. */
+TOI_VINLINE vm cap_msel(vm c, vm a, vm b)
+{
+    return mor(mand(c, a), mandnot(b, c));
+}
+
 TOI_VINLINE v3 para_nearest_vec(const vpara *P, v3 v, vf t, vf *w)
 {
     const vf zero = vzero();
@@ -292,29 +304,38 @@ TOI_VINLINE v3 para_nearest_vec(const vpara *P, v3 v, vf t, vf *w)
     vm out1 = mor(vlt(hs[6], zero), vlt(hs[7], zero));
     vm out2 = mor(vgt(hs[0], zero), vgt(hs[2], zero));
     vm out3 = mor(vlt(hs[1], zero), vlt(hs[3], zero));
-    vf u;
-    vm foot;
-    v3 d = cap_nearest_u(Ct[0], Ct[1], P->ea, P->eea, &u, &foot);
-    vf best = v3dot(d, d);
-    vf rank = para_rank_vec(P->face, out0, foot);
+    vf u0, u1, w2, w3;
+    vm f0, f1, f2, f3;
+    v3 d = cap_nearest_u(Ct[0], Ct[1], P->ea, P->eea, &u0, &f0);
+    v3 d1 = cap_nearest_u(Ct[2], Ct[3], P->ea, P->eea, &u1, &f1);
+    v3 d2 = cap_nearest_u(Ct[0], Ct[2], P->nea, P->eeb, &w2, &f2);
+    v3 d3 = cap_nearest_u(Ct[1], Ct[3], P->nea, P->eeb, &w3, &f3);
+    vf r0 = para_rank_vec(P->face, out0, f0), r1 = para_rank_vec(P->face, out1, f1);
+    vf r2 = para_rank_vec(P->face, out2, f2), r3 = para_rank_vec(P->face, out3, f3);
+    vf best = v3dot(d, d), b1 = v3dot(d1, d1), bb2 = v3dot(d2, d2), bb3 = v3dot(d3, d3);
+    /* no face (b's segment not a point): the scalar's zero vectors, feet and mutual corners */
+    const vm noface = mandnot(P->edges_b, P->face);
+    if (mbits(noface)) {
+        const vf two = vset(2.0f), one = vset(1.0f), three = vset(3.0f);
+        vm a0 = veq(u0, zero), a1 = veq(u1, zero), b2 = veq(w2, zero), b3 = veq(w3, zero);
+        vf n0 = vsel(f0, two, para_mutual_vec(cap_msel(a0, f2, f3), vsel(a0, w2, w3), zero));
+        vf n1 = vsel(f1, two, para_mutual_vec(cap_msel(a1, f2, f3), vsel(a1, w2, w3), one));
+        vf n2 = vsel(f2, two, para_mutual_vec(cap_msel(b2, f0, f1), vsel(b2, u0, u1), zero));
+        vf n3 = vsel(f3, two, para_mutual_vec(cap_msel(b3, f0, f1), vsel(b3, u0, u1), one));
+        n0 = vsel(veq(best, zero), three, n0), n1 = vsel(veq(b1, zero), three, n1);
+        n2 = vsel(veq(bb2, zero), three, n2), n3 = vsel(veq(bb3, zero), three, n3);
+        r0 = vsel(noface, n0, r0), r1 = vsel(noface, n1, r1);
+        r2 = vsel(noface, n2, r2), r3 = vsel(noface, n3, r3);
+    }
+    vf rank = r0;
     vf wb = zero;
-    v3 d1 = cap_nearest_u(Ct[2], Ct[3], P->ea, P->eea, &u, &foot);
-    vf b1 = v3dot(d1, d1);
-    vf r1 = para_rank_vec(P->face, out1, foot);
     vm upd = para_better(r1, b1, rank, best);
     d = v3sel(upd, d1, d), best = vsel(upd, b1, best), rank = vsel(upd, r1, rank);
     wb = vsel(upd, vset(1.0f), wb);
-    vf w2, w3;
-    v3 d2 = cap_nearest_u(Ct[0], Ct[2], P->nea, P->eeb, &w2, &foot);
-    vf b2 = v3dot(d2, d2);
-    vf r2 = para_rank_vec(P->face, out2, foot);
-    upd = mand(P->edges_b, para_better(r2, b2, rank, best));
-    d = v3sel(upd, d2, d), best = vsel(upd, b2, best), rank = vsel(upd, r2, rank);
+    upd = mand(P->edges_b, para_better(r2, bb2, rank, best));
+    d = v3sel(upd, d2, d), best = vsel(upd, bb2, best), rank = vsel(upd, r2, rank);
     wb = vsel(upd, w2, wb);
-    v3 d3 = cap_nearest_u(Ct[1], Ct[3], P->nea, P->eeb, &w3, &foot);
-    vf b3 = v3dot(d3, d3);
-    vf r3 = para_rank_vec(P->face, out3, foot);
-    upd = mand(P->edges_b, para_better(r3, b3, rank, best));
+    upd = mand(P->edges_b, para_better(r3, bb3, rank, best));
     d = v3sel(upd, d3, d), wb = vsel(upd, w3, wb);
     /* the face's foot; B's parameter within B's stretch alongside A, then within B */
     vf h = vdiv(v3dot(Ct[0], P->N), P->NN);
@@ -539,7 +560,11 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
         vf w;
         v3 dk = para_nearest_vec(&Pk[k], v, t, &w);
         vf bk = v3dot(dk, dk);
-        upd = vlt(bk, *best);
+        /* the scalar's: replaces a choice on edge k, else when strictly nearer */
+        vm on_k = mor(veq(*kind, vset((float)(TOI_FEATURE_EDGE_AB + k))),
+                      mor(veq(*kind, vset((float)(TOI_FEATURE_VERTEX_A + k))),
+                          veq(*kind, vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)))));
+        upd = mor(on_k, vlt(bk, *best));
         vm w0 = veq(w, zero), w1 = veq(w, one);
         v3 qk = v3sel(w0, T->V[k], v3sel(w1, T->V[(k + 1) % 3], v3addt(T->V[k], w, T->E[k])));
         vf kk = vsel(w0, vset((float)(TOI_FEATURE_VERTEX_A + k)),
@@ -670,20 +695,24 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     vm overlap = vle(vsub(best, rr), zero);
     vm approach = mand(vge(best, min_dir2), vlt(v3dot(d0, v), zero));
 
-    /* the twenty pieces */
-    v3 nv = v3neg(v);
-    vf tsep = ct_end_ball_time(O, &T, v, a, r, rr);
-    vf tk = ct_end_ball_time(e, &T, v, a, r, rr);
-    tsep = vsel(vlt(tk, tsep), tk, tsep);
-    TOI_UNROLL
-    for (int k = 0; k < 3; k++) {
-        tk = cap_cylinder_time(v3sub(O, T.V[k]), e, ees, nv, rr);
+    /* the twenty pieces, for the blocks with a valid lane approaching from outside (no
+       other lane's outputs depend on them) */
+    vf tsep = inf;
+    if (mbits(mand(valid, mandnot(approach, overlap)))) {
+        v3 nv = v3neg(v);
+        tsep = ct_end_ball_time(O, &T, v, a, r, rr);
+        vf tk = ct_end_ball_time(e, &T, v, a, r, rr);
         tsep = vsel(vlt(tk, tsep), tk, tsep);
-    }
-    TOI_UNROLL
-    for (int k = 0; k < 3; k++) {
-        tk = para_face_time(&Pk[k], v, r);
-        tsep = vsel(vlt(tk, tsep), tk, tsep);
+        TOI_UNROLL
+        for (int k = 0; k < 3; k++) {
+            tk = cap_cylinder_time(v3sub(O, T.V[k]), e, ees, nv, rr);
+            tsep = vsel(vlt(tk, tsep), tk, tsep);
+        }
+        TOI_UNROLL
+        for (int k = 0; k < 3; k++) {
+            tk = para_face_time(&Pk[k], v, r);
+            tsep = vsel(vlt(tk, tsep), tk, tsep);
+        }
     }
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit_sep = mand(mandnot(approach, overlap), vle(tsep, one));
