@@ -766,6 +766,17 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     return mor(mand(point, hit), chit);
 }
 
+/* ct_sweep_vec out of line, for the per-query batch blocks and the set and mesh winners'
+   outputs: one copy serves every block shape, where inlining made eight copies of its body
+   (avx2: half a megabyte of code, and most of the library's compile time, under sanitizers
+   minutes per file). The set scan and the mesh leaves, the hot loops, inline it with want = 0. */
+static __attribute__((noinline)) vm ct_sweep_call(const vcap *Cp, const vf Tw[9], vm lane_ok,
+                                                 vm all_overlaps, vm cull_on, int want,
+                                                 vres *c, vf *cfeat)
+{
+    return ct_sweep_vec(Cp, Tw, lane_ok, all_overlaps, cull_on, want, c, cfeat);
+}
+
 TOI_VINLINE size_t capsule_triangle_block(const toi_capsules *Cs, const toi_triangles *Ts,
                                           vm all_overlaps, vm cull_on, const toi_hits *out,
                                           size_t i, size_t cnt, int full)
@@ -778,7 +789,7 @@ TOI_VINLINE size_t capsule_triangle_block(const toi_capsules *Cs, const toi_tria
         Tw[k] = vload_n(ts[k] + i, cnt);
     vres c;
     vf feat;
-    vm hit = ct_sweep_vec(&Cp, Tw, mconst(1), all_overlaps, cull_on, want, &c, &feat);
+    vm hit = ct_sweep_call(&Cp, Tw, mconst(1), all_overlaps, cull_on, want, &c, &feat);
     vstore_res(out, i, &c, cnt, full);
     if (out->feature)
         store_feature(out->feature + i, feat, cnt);
@@ -833,7 +844,7 @@ TOI_VINLINE size_t capsule_store_winner(const vcap *Cp, const float Tw[9], uint3
         vf Tv[9];
         for (int k = 0; k < 9; k++)
             Tv[k] = vset(Tw[k]);
-        ct_sweep_vec(Cp, Tv, mconst(1), all_overlaps, cull_on, full ? 2 : 1, &r, &feat);
+        ct_sweep_call(Cp, Tv, mconst(1), all_overlaps, cull_on, full ? 2 : 1, &r, &feat);
     }
     return set_store(out, i, win, bt, computed, &r, feat, full);
 }
