@@ -201,6 +201,44 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
     *dk_o = dk, *Rk_o = Rk, *ek_o = ek, *LLk_o = LLk;
 }
 
+/* Axis k (0..14: a_i, b_j, a_i x b_j at 6 + 3i + j) of the linear sweep: its projections of
+   A's centre and motion relative to B's (dl, dv; from the face axes' fdl, fdv) and its grown
+   radius R, in the scalar's order (the edge axes as in scalar/boxes.c). */
+TOI_VINLINE void vbox_axis(int k, const vf C[3][3], const vf AC[3][3], const vf fdl[6],
+                           const vf fdv[6], const vf ha[3], const vf hb[3], vf eF, vf eE,
+                           vf *dl, vf *dv, vf *R)
+{
+    if (k < 3) {
+        const int i = k;
+        *dl = fdl[i], *dv = fdv[i];
+        *R = vadd(vadd(ha[i], vadd(vadd(vmul(hb[0], AC[i][0]), vmul(hb[1], AC[i][1])),
+                                   vmul(hb[2], AC[i][2]))), eF);
+    } else if (k < 6) {
+        const int j = k - 3;
+        *dl = fdl[k], *dv = fdv[k];
+        *R = vadd(vadd(vadd(vadd(vmul(ha[0], AC[0][j]), vmul(ha[1], AC[1][j])),
+                            vmul(ha[2], AC[2][j])), hb[j]), eF);
+    } else {
+        const int i = (k - 6) / 3, j = (k - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+        vf c1 = C[i1][j], c2 = C[i2][j];
+        *dl = vsub(vmul(c1, fdl[i2]), vmul(c2, fdl[i1]));
+        *dv = vsub(vmul(c1, fdv[i2]), vmul(c2, fdv[i1]));
+        *R = vadd(vadd(vadd(vmul(ha[i1], AC[i2][j]), vmul(ha[i2], AC[i1][j])),
+                       vadd(vmul(hb[j1], AC[i][j2]), vmul(hb[j2], AC[i][j1]))), eE);
+    }
+}
+
+/* Axis k's squared length: 1 for the face axes, C_{i1,j}^2 + C_{i2,j}^2 for a_i x b_j. */
+TOI_VINLINE vf vbox_axis_len2(int k, const vf C[3][3])
+{
+    if (k < 6)
+        return vset(1.0f);
+    const int i = (k - 6) / 3, j = (k - 6) % 3;
+    vf c1 = C[(i + 1) % 3][j], c2 = C[(i + 2) % 3][j];
+    return vadd(vmul(c1, c1), vmul(c2, c2));
+}
+
 TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int full, vres *o,
                              vf *texit, vm *spin)
 {
@@ -246,28 +284,20 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
             AC[i][j] = vabs(C[i][j]);
         }
 
-    vf dl[15], dv[15], R[15], LL[15];
+    /* the face axes' projections of l and v (the edge axes' come from them) */
+    vf fdl[6], fdv[6];
     const vf one = vset(1.0f);
     TOI_UNROLL
-    for (int i = 0; i < 3; i++) {
-        dl[i] = vdot3(a[i], l);
-        dv[i] = vdot3(a[i], v);
-        R[i] = vadd(vadd(ha[i], vadd(vadd(vmul(hb[0], AC[i][0]), vmul(hb[1], AC[i][1])),
-                                     vmul(hb[2], AC[i][2]))), eF);
-        LL[i] = one;
-    }
-    TOI_UNROLL
-    for (int j = 0; j < 3; j++) {
-        dl[3 + j] = vdot3(b[j], l);
-        dv[3 + j] = vdot3(b[j], v);
-        R[3 + j] = vadd(vadd(vadd(vadd(vmul(ha[0], AC[0][j]), vmul(ha[1], AC[1][j])),
-                                  vmul(ha[2], AC[2][j])), hb[j]), eF);
-        LL[3 + j] = one;
-    }
-    vf d[15], w[15];
+    for (int i = 0; i < 3; i++)
+        fdl[i] = vdot3(a[i], l), fdv[i] = vdot3(a[i], v);
     vf tin = zero, tout = zero, kin = zero;
     TOI_UNROLL
     for (int k = 0; k < 15; k++) {
+        if (k == 3) {
+            TOI_UNROLL
+            for (int j = 0; j < 3; j++)
+                fdl[3 + j] = vdot3(b[j], l), fdv[3 + j] = vdot3(b[j], v);
+        }
         if (k == 6) {
             /* the scalar's early miss: the face axes alone rule out contact in every lane */
             vm alive = mand(valid, mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout)));
@@ -279,27 +309,15 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
                     o->nx = o->ny = o->nz = o->px = o->py = o->pz = o->depth = zero;
                 return mconst(0);
             }
-            TOI_UNROLL
-            for (int i = 0; i < 3; i++) {
-                const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-                TOI_UNROLL
-                for (int j = 0; j < 3; j++) {
-                    const int j1 = (j + 1) % 3, j2 = (j + 2) % 3, m = 6 + 3 * i + j;
-                    vf c1 = C[i1][j], c2 = C[i2][j];
-                    dl[m] = vsub(vmul(c1, dl[i2]), vmul(c2, dl[i1]));
-                    dv[m] = vsub(vmul(c1, dv[i2]), vmul(c2, dv[i1]));
-                    R[m] = vadd(vadd(vadd(vmul(ha[i1], AC[i2][j]), vmul(ha[i2], AC[i1][j])),
-                                     vadd(vmul(hb[j1], AC[i][j2]), vmul(hb[j2], AC[i][j1]))), eE);
-                    LL[m] = vadd(vmul(c1, c1), vmul(c2, c2));
-                }
-            }
         }
-        d[k] = vabs(dl[k]);
-        vm pos = vge(dl[k], zero);
-        w[k] = vsel(pos, vneg(dv[k]), dv[k]);
-        vf g = vsub(d[k], R[k]);
-        vf q1 = vdiv(g, w[k]), q2 = vdiv(vadd(d[k], R[k]), w[k]);
-        vm wp = vgt(w[k], zero), wn = vlt(w[k], zero), gin = vle(g, zero);
+        vf dlk, dvk, Rk;
+        vbox_axis(k, C, AC, fdl, fdv, ha, hb, eF, eE, &dlk, &dvk, &Rk);
+        vf dk = vabs(dlk);
+        vm pos = vge(dlk, zero);
+        vf wk = vsel(pos, vneg(dvk), dvk);
+        vf g = vsub(dk, Rk);
+        vf q1 = vdiv(g, wk), q2 = vdiv(vadd(dk, Rk), wk);
+        vm wp = vgt(wk, zero), wn = vlt(wk, zero), gin = vle(g, zero);
         vf lo = vsel(wp, q1, vsel(wn, q2, vsel(gin, vneg(inf), inf)));
         vf hi = vsel(wp, q2, vsel(wn, q1, vsel(gin, inf, vneg(inf))));
         if (k == 0) {
@@ -319,15 +337,18 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
         vf best = zero, kp = zero, dk = zero, wk = zero;
         TOI_UNROLL
         for (int k = 0; k < 15; k++) {
-            vf pen = vdiv(vsub(R[k], d[k]), vsqrt(LL[k]));
+            vf dlk, dvk, Rk;
+            vbox_axis(k, C, AC, fdl, fdv, ha, hb, eF, eE, &dlk, &dvk, &Rk);
+            vf d = vabs(dlk), w = vsel(vge(dlk, zero), vneg(dvk), dvk);
+            vf pen = vdiv(vsub(Rk, d), vsqrt(vbox_axis_len2(k, C)));
             if (k == 0) {
-                best = pen, dk = d[0], wk = w[0];
+                best = pen, dk = d, wk = w;
             } else {
                 vm lt = vlt(pen, best);
                 best = vsel(lt, pen, best);
                 kp = vsel(lt, vset((float)k), kp);
-                dk = vsel(lt, d[k], dk);
-                wk = vsel(lt, w[k], wk);
+                dk = vsel(lt, d, dk);
+                wk = vsel(lt, w, wk);
             }
         }
         kn = vsel(overlap, kp, kin);
@@ -343,6 +364,14 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     if (!full)
         return hit;
 
+    vf dl[15], d[15], R[15], LL[15];
+    TOI_UNROLL
+    for (int k = 0; k < 15; k++) {
+        vf dvk;
+        vbox_axis(k, C, AC, fdl, fdv, ha, hb, eF, eE, &dl[k], &dvk, &R[k]);
+        d[k] = vabs(dl[k]);
+        LL[k] = vbox_axis_len2(k, C);
+    }
     vf Dt[3] = {vadd(l[0], vmul(t, v[0])), vadd(l[1], vmul(t, v[1])), vadd(l[2], vmul(t, v[2]))};
     vf nv[3], p[3], dk, Rk, ek, LLk;
     vbox_normal_point(a, b, C, dl, d, R, LL, eF, eE, kn, Dt, ha, hb, S, nv, p, &dk, &Rk, &ek,
