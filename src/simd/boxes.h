@@ -305,13 +305,10 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     vf tin = zero, tout = zero, kin = zero;
     TOI_UNROLL
     for (int k = 0; k < 15; k++) {
-        if (k == 3) {
-            TOI_UNROLL
-            for (int j = 0; j < 3; j++)
-                fdl[3 + j] = vdot3(b[j], l), fdv[3 + j] = vdot3(b[j], v);
-        }
-        if (k == 6) {
-            /* the scalar's early miss: the face axes alone rule out contact in every lane */
+        if (k == 3 || k == 6) {
+            /* k = 6: the scalar's early miss, the face axes alone rule out contact in every
+               lane; k = 3: A's face axes already do (the entry time only grows and the exit
+               time only falls over the later axes, so these lanes are missed at k = 6 too) */
             vm alive = mand(valid, mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout)));
             if (!mbits(alive)) {
                 o->t = vset(TOI_NO_HIT);
@@ -321,6 +318,11 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
                     o->nx = o->ny = o->nz = o->px = o->py = o->pz = o->depth = zero;
                 return mconst(0);
             }
+        }
+        if (k == 3) {
+            TOI_UNROLL
+            for (int j = 0; j < 3; j++)
+                fdl[3 + j] = vdot3(b[j], l), fdv[3 + j] = vdot3(b[j], v);
         }
         vf dlk, dvk, Rk;
         vbox_axis(k, C, AC, fdl, fdv, ha, hb, eF, eE, &dlk, &dvk, &Rk);
