@@ -377,6 +377,10 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
         *texit = vsel(hit, vsel(vgt(tout, t), tout, t), vset(TOI_NO_HIT));
     if (!full)
         return hit;
+    if (!mbits(hit)) { /* every output of a missing lane is zero */
+        o->nx = o->ny = o->nz = o->px = o->py = o->pz = o->depth = zero;
+        return hit;
+    }
 
     vf dl[15], d[15], R[15], LL[15];
     TOI_UNROLL
