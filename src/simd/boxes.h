@@ -331,9 +331,12 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
         vf wk = vsel(pos, vneg(dvk), dvk);
         vf g = vsub(dk, Rk);
         vf q1 = vdiv(g, wk), q2 = vdiv(vadd(dk, Rk), wk);
-        vm wp = vgt(wk, zero), wn = vlt(wk, zero), gin = vle(g, zero);
-        vf lo = vsel(wp, q1, vsel(wn, q2, vsel(gin, vneg(inf), inf)));
-        vf hi = vsel(wp, q2, vsel(wn, q1, vsel(gin, inf, vneg(inf))));
+        /* w > 0: [q1, q2]; w < 0: [q2, q1]; w = 0: all t or none as g <= 0 (w is finite in
+           a valid lane, so these are the scalar's cases) */
+        vm wn = vlt(wk, zero), wz = veq(wk, zero);
+        vf lo0 = vsel(vle(g, zero), vneg(inf), inf);
+        vf lo = vsel(wz, lo0, vsel(wn, q2, q1));
+        vf hi = vsel(wz, vneg(lo0), vsel(wn, q1, q2));
         if (k == 0) {
             tin = lo, tout = hi;
         } else {
