@@ -287,6 +287,13 @@ TOI_VINLINE vm sweep_box_spin_vec(const vbox *A, const vbox *B, vm active, vm al
         if (mbits(done) == all)
             break;
     }
+    if (!mbits(mand(active, hitm))) { /* no lane hits: no normal, point or approach */
+        o->t = vset(TOI_NO_HIT);
+        *texit = o->t;
+        if (full)
+            o->nx = o->ny = o->nz = o->px = o->py = o->pz = o->depth = zero;
+        return mconst(0);
+    }
     /* every lane at its final time: the evaluation that decided it, again */
     {
         vf phia = vmul(vmul(t, sa.wn), half), phib = vmul(vmul(t, sb.wn), half);
