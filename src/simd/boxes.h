@@ -364,32 +364,21 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
 
 TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
                                const uint32_t *ib, vm all_overlaps, const toi_hits *out,
-                               size_t i, size_t cnt, int full)
+                               size_t i, size_t cnt, int full, vspin_queue *sq)
 {
     vres r;
     vf te;
     vbox a = vbox_load(A, ia, i, cnt), b = vbox_load(B, ib, i, cnt);
     vm spin;
     vm hit = sweep_box_vec(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin);
-    if (mbits(spin)) {
-        vres rs;
-        vf tes;
-        vm hs = sweep_box_spin_vec(&a, &b, spin, all_overlaps, full, &rs, &tes);
-        hit = mor(mandnot(hit, spin), hs);
-        r.t = vsel(spin, rs.t, r.t);
-        if (full) {
-            r.nx = vsel(spin, rs.nx, r.nx), r.ny = vsel(spin, rs.ny, r.ny);
-            r.nz = vsel(spin, rs.nz, r.nz), r.px = vsel(spin, rs.px, r.px);
-            r.py = vsel(spin, rs.py, r.py), r.pz = vsel(spin, rs.pz, r.pz);
-            r.depth = vsel(spin, rs.depth, r.depth);
-        }
-        if (out->t_exit)
-            te = vsel(spin, tes, te);
-    }
     vstore_res(out, i, &r, cnt, full);
     if (out->t_exit)
         vstore_n(out->t_exit + i, te, cnt);
-    return vcount_n(hit, cnt);
+    size_t hits = vcount_n(mandnot(hit, spin), cnt);
+    /* lanes with a rotation: queued, answered by vspin_run (boxes_spin.h) */
+    if (mbits(spin))
+        hits += vspin_push(sq, spin, i, cnt);
+    return hits;
 }
 
 size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *A, const toi_boxes *B, unsigned flags,
@@ -400,9 +389,11 @@ size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *A, const toi_boxes *B, uns
     const toi_boxes a = *A, b = *B;
     const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) boxes_block(&a, &b, NULL, NULL, all_overlaps, &o, i, cnt, f)
+    vspin_queue sq = {&a, &b, NULL, NULL, &o, all_overlaps, full, 0, {0}};
+#define BLOCK(i, cnt, f) boxes_block(&a, &b, NULL, NULL, all_overlaps, &o, i, cnt, f, &sq)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    hits += vspin_run(&sq);
     return vdone(hits);
 }
 
@@ -414,8 +405,10 @@ size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
     const toi_boxes s = *S;
     const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) boxes_block(&s, &s, ia, ib, all_overlaps, &o, i, cnt, f)
+    vspin_queue sq = {&s, &s, ia, ib, &o, all_overlaps, full, 0, {0}};
+#define BLOCK(i, cnt, f) boxes_block(&s, &s, ia, ib, all_overlaps, &o, i, cnt, f, &sq)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    hits += vspin_run(&sq);
     return vdone(hits);
 }
