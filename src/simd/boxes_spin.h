@@ -173,33 +173,43 @@ TOI_VINLINE vm vspin_approach(const vf a[3][3], const vf b[3][3], const vf ha[3]
     return mor(vlt(ua, vzero()), vlt(ub, vzero()));
 }
 
-/* The scalar's box_normal() for the axis kf (a float 0..14 per lane); returns L.L. */
+/* The scalar's box_normal() for the axis kf (a float 0..14 per lane); returns L.L. The
+   operands are selected first, then the edge axis C_{i1,j} a_{i2} - C_{i2,j} a_{i1} is
+   computed once (the same operations on the same values as the scalar's). */
 TOI_VINLINE vf vspin_normal(const vf a[3][3], const vf b[3][3], const vf C[3][3],
                             const vf dl[15], vf kf, vf n[3])
 {
     const vf zero = vzero();
-    vf L[3] = {zero, zero, zero}, dlk = zero;
+    vf F[3] = {a[0][0], a[0][1], a[0][2]}, dlk = dl[0], c1 = zero, c2 = zero;
     TOI_UNROLL
-    for (int k = 0; k < 15; k++) {
-        vf Lk[3];
+    for (int k = 1; k < 15; k++) {
+        vm m = veq(kf, vset((float)k));
+        dlk = vsel(m, dl[k], dlk);
         if (k < 3) {
-            Lk[0] = a[k][0], Lk[1] = a[k][1], Lk[2] = a[k][2];
-        } else if (k < 6) {
-            Lk[0] = b[k - 3][0], Lk[1] = b[k - 3][1], Lk[2] = b[k - 3][2];
-        } else {
-            const int i = (k - 6) / 3, j = (k - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
             TOI_UNROLL
             for (int c = 0; c < 3; c++)
-                Lk[c] = vsub(vmul(C[i1][j], a[i2][c]), vmul(C[i2][j], a[i1][c]));
+                F[c] = vsel(m, a[k][c], F[c]);
+        } else if (k < 6) {
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                F[c] = vsel(m, b[k - 3][c], F[c]);
+        } else {
+            const int i = (k - 6) / 3, j = (k - 6) % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+            c1 = vsel(m, C[i1][j], c1);
+            c2 = vsel(m, C[i2][j], c2);
         }
-        vm m = veq(kf, vset((float)k));
-        L[0] = vsel(m, Lk[0], L[0]), L[1] = vsel(m, Lk[1], L[1]), L[2] = vsel(m, Lk[2], L[2]);
-        dlk = vsel(m, dl[k], dlk);
     }
+    /* edge axes: i = 0 (kf 6..8) a_2, a_1; i = 1 (9..11) a_0, a_2; i = 2 (12..14) a_1, a_0 */
+    vm i1m = vge(kf, vset(9.0f)), i2m = vge(kf, vset(12.0f)), face = vlt(kf, vset(6.0f));
     vm pos = vge(dlk, zero);
+    vf L[3];
     TOI_UNROLL
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < 3; c++) {
+        vf P = vsel(i2m, a[1][c], vsel(i1m, a[0][c], a[2][c]));
+        vf Q = vsel(i2m, a[0][c], vsel(i1m, a[2][c], a[1][c]));
+        L[c] = vsel(face, F[c], vsub(vmul(c1, P), vmul(c2, Q)));
         L[c] = vsel(pos, L[c], vneg(L[c]));
+    }
     vf nn = vdot3(L, L);
     vf inv = vdiv(vset(1.0f), vsqrt(nn));
     vm dir = vge(nn, vset(TOI_MIN_DIR2));
