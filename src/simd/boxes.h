@@ -369,6 +369,10 @@ TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uin
     vres r;
     vf te;
     vbox a = vbox_load(A, ia, i, cnt), b = vbox_load(B, ib, i, cnt);
+    /* every lane rotating: all queued (vspin_run checks their input), no linear sweep */
+    const unsigned lanes = (unsigned)((1ull << cnt) - 1);
+    if ((mbits(vspin_turning(&a, &b)) & lanes) == lanes)
+        return vspin_push(sq, mconst(1), i, cnt);
     vm spin;
     vm hit = sweep_box_vec(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin);
     vstore_res(out, i, &r, cnt, full);

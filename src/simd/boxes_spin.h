@@ -227,9 +227,20 @@ typedef struct vspin_q {
     vspin_box sa, sb;
 } vspin_q;
 
-TOI_VINLINE void vspin_prep(vspin_q *Q)
+/* Lanes with a rotation: |wA|_1 > 0 or |wB|_1 > 0 (sweep_box_vec's test, before validity). */
+TOI_VINLINE vm vspin_turning(const vbox *A, const vbox *B)
+{
+    const vf zero = vzero();
+    vf wma = vadd(vadd(vabs(A->w[0]), vabs(A->w[1])), vabs(A->w[2]));
+    vf wmb = vadd(vadd(vabs(B->w[0]), vabs(B->w[1])), vabs(B->w[2]));
+    return mor(vgt(wma, zero), vgt(wmb, zero));
+}
+
+/* Returns the lanes whose input is valid (the scalar's sweep_box checks). */
+TOI_VINLINE vm vspin_prep(vspin_q *Q)
 {
     const vbox *A = &Q->A, *B = &Q->B;
+    const vf zero = vzero();
     TOI_UNROLL
     for (int c = 0; c < 3; c++)
         Q->l[c] = vsub(A->c[c], B->c[c]), Q->v[c] = vsub(A->v[c], B->v[c]);
@@ -237,6 +248,16 @@ TOI_VINLINE void vspin_prep(vspin_q *Q)
     vf size = vadd(vadd(vadd(vabs(Q->l[0]), vabs(Q->l[1])), vabs(Q->l[2])),
                    vadd(vadd(vabs(Q->v[0]), vabs(Q->v[1])), vabs(Q->v[2])));
     size = vadd(size, hsum);
+    vf qqa = vquat_norm2(A->q), qqb = vquat_norm2(B->q);
+    vf wma = vadd(vadd(vabs(A->w[0]), vabs(A->w[1])), vabs(A->w[2]));
+    vf wmb = vadd(vadd(vabs(B->w[0]), vabs(B->w[1])), vabs(B->w[2]));
+    vm valid = vlt(size, vset(TOI_MAX_SUM));
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        valid = mand(valid, mand(vge(A->h[c], zero), vge(B->h[c], zero)));
+    valid = mand(valid, mand(vge(qqa, vset(TOI_BOX_QQ_LO)), vle(qqa, vset(TOI_BOX_QQ_HI))));
+    valid = mand(valid, mand(vge(qqb, vset(TOI_BOX_QQ_LO)), vle(qqb, vset(TOI_BOX_QQ_HI))));
+    valid = mand(valid, mand(vlt(wma, vset(TOI_MAX_SUM)), vlt(wmb, vset(TOI_MAX_SUM))));
     vf s = vpow2_scale(size);
     TOI_UNROLL
     for (int c = 0; c < 3; c++) {
@@ -252,6 +273,7 @@ TOI_VINLINE void vspin_prep(vspin_q *Q)
     Q->bound = vadd(vadd(Q->vn, vmul(Q->sa.wb, Q->sa.r)), vmul(Q->sb.wb, Q->sb.r));
     Q->tol = vmul(Q->S, vset(TOI_BOX_SPIN_TOL));
     Q->eN = vmul(Q->S, vset(0x1p-18f));
+    return valid;
 }
 
 /* One pass of the scalar's loop for the lanes in live, lane by lane at its own time t and
@@ -350,7 +372,7 @@ TOI_VINLINE vm sweep_box_spin_vec(const vbox *A, const vbox *B, vm active, vm al
     const vf zero = vzero(), one = vset(1.0f);
     vspin_q Q;
     Q.A = *A, Q.B = *B;
-    vspin_prep(&Q);
+    (void)vspin_prep(&Q);
     vf t = zero, it = zero;
     vm done = mandnot(mconst(1), active), hitm = mconst(0), ov = mconst(0);
     const unsigned all = mbits(mconst(1));
@@ -418,12 +440,12 @@ TOI_VINLINE void vspin_stage(const vspin_queue *sq, float raw[32][VW], int j, ui
 
 /* The lanes' queries from the staging area, and their constants: a lane whose query is
    unchanged gets the same values again. */
-TOI_VINLINE void vspin_load(float raw[32][VW], vspin_q *Q)
+TOI_VINLINE vm vspin_load(float raw[32][VW], vspin_q *Q)
 {
     vf *const a = (vf *)(void *)&Q->A, *const b = (vf *)(void *)&Q->B;
     for (int f = 0; f < 16; f++)
         a[f] = vload(raw[f]), b[f] = vload(raw[16 + f]);
-    vspin_prep(Q);
+    return vspin_prep(Q);
 }
 
 TOI_VINLINE void vspin_store_miss(const toi_hits *out, size_t k, int full)
@@ -473,7 +495,12 @@ static inline size_t vspin_run(vspin_queue *sq)
                 }
             }
             vm m = vgt(vload(f), zero);
-            vspin_load(raw, &Q);
+            /* a refilled lane with invalid input: a miss (queued from an all-rotating block
+               without sweep_box_vec's checks) */
+            unsigned bad = mbits(mandnot(m, vspin_load(raw, &Q)));
+            for (int j = 0; j < VW; j++)
+                if ((bad >> j) & 1u)
+                    vspin_store_miss(out, lk[j], sq->full), busy &= ~(1u << j);
             t = vsel(m, zero, t);
             it = vsel(m, zero, it);
         }
@@ -511,7 +538,7 @@ static inline size_t vspin_run(vspin_queue *sq)
             kk[j] = hk[i + (j < cnt ? j : 0)], act[j] = j < cnt ? 1.0f : 0.0f;
             vspin_stage(sq, raw, (int)j, kk[j]);
         }
-        vspin_load(raw, &Q);
+        (void)vspin_load(raw, &Q);
         vf th = vload_n(ht + i, cnt);
         vm ovm = vgt(vload_n(hov + i, cnt), zero);
         vm active = vgt(vload(act), zero);
