@@ -504,8 +504,11 @@ static inline size_t vspin_run(vspin_queue *sq)
             t = vsel(m, zero, t);
             it = vsel(m, zero, it);
         }
-        if (!busy)
+        if (!busy) {
+            if (next < n)
+                continue; /* every refilled lane was invalid: refill again */
             break;
+        }
         float f[VW];
         for (int j = 0; j < VW; j++)
             f[j] = ((busy >> j) & 1u) ? 1.0f : 0.0f;
