@@ -464,6 +464,50 @@ TOI_VINLINE void vspin_store_miss(const toi_hits *out, size_t k, int full)
     if (out->depth) out->depth[k] = 0.0f;
 }
 
+/* The decided hits (positions hk, times ht, overlap flags hov as 0 / 1): their tail, VW at a
+   time, and their outputs. Returns the hits that stand. */
+static inline size_t vspin_finish(const vspin_queue *sq, const uint32_t *hk, const float *ht,
+                                  const float *hov, size_t nh, float raw[32][VW])
+{
+    const toi_hits *out = sq->out;
+    const vf zero = vzero();
+    size_t hits = 0;
+    vspin_q Q;
+    for (size_t i = 0, cnt = VW; i < nh; i += cnt) {
+        if (nh - i < VW)
+            cnt = nh - i;
+        uint32_t kk[VW];
+        float act[VW];
+        for (size_t j = 0; j < VW; j++) {
+            kk[j] = hk[i + (j < cnt ? j : 0)], act[j] = j < cnt ? 1.0f : 0.0f;
+            vspin_stage(sq, raw, (int)j, kk[j]);
+        }
+        (void)vspin_load(raw, &Q);
+        vf th = vload_n(ht + i, cnt);
+        vm ovm = vgt(vload_n(hov + i, cnt), zero);
+        vm active = vgt(vload(act), zero);
+        vres r;
+        vf te;
+        vm h = vspin_tail(&Q, th, active, active, ovm, sq->all_overlaps, sq->full, &r, &te);
+        hits += vcount_n(h, cnt);
+        float buf[8][VW];
+        vf *rv[8] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
+        float *dst[8] = {out->t, out->nx, out->ny, out->nz, out->px, out->py, out->pz,
+                         out->depth};
+        int nf = sq->full ? 8 : 1;
+        for (int f = 0; f < nf; f++)
+            vstore(buf[f], *rv[f]);
+        for (size_t j = 0; j < cnt; j++) {
+            for (int f = 0; f < nf; f++)
+                if (dst[f])
+                    dst[f][kk[j]] = buf[f][j];
+            if (out->t_exit)
+                out->t_exit[kk[j]] = buf[0][j];
+        }
+    }
+    return hits;
+}
+
 static inline size_t vspin_run(vspin_queue *sq)
 {
     const size_t n = sq->n;
@@ -525,45 +569,17 @@ static inline size_t vspin_run(vspin_queue *sq)
                 if (!((db >> j) & 1u))
                     continue;
                 busy &= ~(1u << j);
-                if ((hb >> j) & 1u)
-                    hk[nh] = lk[j], ht[nh] = tt[j], hov[nh] = (float)((ob >> j) & 1u), nh++;
-                else
+                if ((hb >> j) & 1u) {
+                    hk[nh] = lk[j];
+                    ht[nh] = tt[j];
+                    hov[nh] = (float)((ob >> j) & 1u);
+                    nh++;
+                } else
                     vspin_store_miss(out, lk[j], sq->full);
             }
         }
     }
-    /* the hits: their tail, VW at a time */
-    for (size_t i = 0; i < nh; i += VW) {
-        size_t cnt = nh - i < VW ? nh - i : VW;
-        uint32_t kk[VW];
-        float act[VW];
-        for (size_t j = 0; j < VW; j++) {
-            kk[j] = hk[i + (j < cnt ? j : 0)], act[j] = j < cnt ? 1.0f : 0.0f;
-            vspin_stage(sq, raw, (int)j, kk[j]);
-        }
-        (void)vspin_load(raw, &Q);
-        vf th = vload_n(ht + i, cnt);
-        vm ovm = vgt(vload_n(hov + i, cnt), zero);
-        vm active = vgt(vload(act), zero);
-        vres r;
-        vf te;
-        vm h = vspin_tail(&Q, th, active, active, ovm, sq->all_overlaps, sq->full, &r, &te);
-        hits += vcount_n(h, cnt);
-        float buf[8][VW];
-        vf *rv[8] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
-        float *dst[8] = {out->t, out->nx, out->ny, out->nz, out->px, out->py, out->pz,
-                         out->depth};
-        int nf = sq->full ? 8 : 1;
-        for (int f = 0; f < nf; f++)
-            vstore(buf[f], *rv[f]);
-        for (size_t j = 0; j < cnt; j++) {
-            for (int f = 0; f < nf; f++)
-                if (dst[f])
-                    dst[f][kk[j]] = buf[f][j];
-            if (out->t_exit)
-                out->t_exit[kk[j]] = buf[0][j];
-        }
-    }
+    hits += vspin_finish(sq, hk, ht, hov, nh, raw);
     sq->n = 0;
     return hits;
 }
