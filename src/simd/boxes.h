@@ -275,7 +275,7 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     valid = mand(valid, mand(vge(qqa, vset(TOI_BOX_QQ_LO)), vle(qqa, vset(TOI_BOX_QQ_HI))));
     valid = mand(valid, mand(vge(qqb, vset(TOI_BOX_QQ_LO)), vle(qqb, vset(TOI_BOX_QQ_HI))));
     valid = mand(valid, mand(vlt(wma, vset(TOI_MAX_SUM)), vlt(wmb, vset(TOI_MAX_SUM))));
-    /* lanes with a rotation: answered by sweep_box_spin_vec (boxes_spin.h) */
+    /* lanes with a rotation: queued by the batch driver, answered by vspin_run (boxes_spin.h) */
     *spin = mand(valid, mor(vgt(wma, zero), vgt(wmb, zero)));
 
     vf s = vpow2_scale(size);
@@ -418,32 +418,25 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
 
 TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
                                const uint32_t *ib, vm all_overlaps, const toi_hits *out,
-                               size_t i, size_t cnt, int full)
+                               size_t i, size_t cnt, int full, vspin_queue *sq)
 {
     vres r;
     vf te;
     vbox a = vbox_load(A, ia, i, cnt), b = vbox_load(B, ib, i, cnt);
+    /* every lane rotating: all queued (vspin_run checks their input), no linear sweep */
+    const unsigned lanes = (unsigned)((1ull << cnt) - 1);
+    if ((mbits(vspin_turning(&a, &b)) & lanes) == lanes)
+        return vspin_push(sq, mconst(1), i, cnt);
     vm spin;
     vm hit = sweep_box_vec(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin, 0);
-    if (mbits(spin)) {
-        vres rs;
-        vf tes;
-        vm hs = sweep_box_spin_vec(&a, &b, spin, all_overlaps, full, &rs, &tes);
-        hit = mor(mandnot(hit, spin), hs);
-        r.t = vsel(spin, rs.t, r.t);
-        if (full) {
-            r.nx = vsel(spin, rs.nx, r.nx), r.ny = vsel(spin, rs.ny, r.ny);
-            r.nz = vsel(spin, rs.nz, r.nz), r.px = vsel(spin, rs.px, r.px);
-            r.py = vsel(spin, rs.py, r.py), r.pz = vsel(spin, rs.pz, r.pz);
-            r.depth = vsel(spin, rs.depth, r.depth);
-        }
-        if (out->t_exit)
-            te = vsel(spin, tes, te);
-    }
     vstore_res(out, i, &r, cnt, full);
     if (out->t_exit)
         vstore_n(out->t_exit + i, te, cnt);
-    return vcount_n(hit, cnt);
+    size_t hits = vcount_n(mandnot(hit, spin), cnt);
+    /* lanes with a rotation: queued, answered by vspin_run (boxes_spin.h) */
+    if (mbits(spin))
+        hits += vspin_push(sq, spin, i, cnt);
+    return hits;
 }
 
 /* Linear motion only (no rotation arrays): a chunk of pairs [i0, i0 + n) in two passes. The
@@ -567,9 +560,11 @@ size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *A, const toi_boxes *B, uns
     if (!a.wx && !b.wx)
         return vdone(boxes_linear(n, &a, &b, NULL, NULL, all_overlaps, &o, full));
     size_t hits = 0;
-#define BLOCK(i, cnt, f) boxes_block(&a, &b, NULL, NULL, all_overlaps, &o, i, cnt, f)
+    vspin_queue sq = {&a, &b, NULL, NULL, &o, all_overlaps, full, 0, {0}};
+#define BLOCK(i, cnt, f) boxes_block(&a, &b, NULL, NULL, all_overlaps, &o, i, cnt, f, &sq)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    hits += vspin_run(&sq);
     return vdone(hits);
 }
 
@@ -583,8 +578,10 @@ size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
     if (!s.wx)
         return vdone(boxes_linear(n, &s, &s, ia, ib, all_overlaps, &o, full));
     size_t hits = 0;
-#define BLOCK(i, cnt, f) boxes_block(&s, &s, ia, ib, all_overlaps, &o, i, cnt, f)
+    vspin_queue sq = {&s, &s, ia, ib, &o, all_overlaps, full, 0, {0}};
+#define BLOCK(i, cnt, f) boxes_block(&s, &s, ia, ib, all_overlaps, &o, i, cnt, f, &sq)
     TOI_BATCH(n, full, BLOCK);
 #undef BLOCK
+    hits += vspin_run(&sq);
     return vdone(hits);
 }
