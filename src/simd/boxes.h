@@ -414,6 +414,15 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     return hit;
 }
 
+/* sweep_box_vec out of line for the whole query (the batch blocks and the live pairs of the
+   two-pass path): one copy serves every block shape; the face pass inlines its own. */
+static __attribute__((noinline)) vm sweep_box_call(const vbox *A, const vbox *B,
+                                                  vm all_overlaps, int full, vres *o,
+                                                  vf *texit, vm *spin)
+{
+    return sweep_box_vec(A, B, all_overlaps, full, o, texit, spin, 0);
+}
+
 #include "boxes_spin.h"
 
 TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
@@ -428,7 +437,7 @@ TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uin
     if ((mbits(vspin_turning(&a, &b)) & lanes) == lanes)
         return vspin_push(sq, mconst(1), i, cnt);
     vm spin;
-    vm hit = sweep_box_vec(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin, 0);
+    vm hit = sweep_box_call(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin);
     vstore_res(out, i, &r, cnt, full);
     if (out->t_exit)
         vstore_n(out->t_exit + i, te, cnt);
@@ -484,7 +493,7 @@ TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const
     vres r;
     vf te = vzero();
     vm spin;
-    vm hit = sweep_box_vec(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin, 0);
+    vm hit = sweep_box_call(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin);
     float f[9][VW];
     vstore(f[0], r.t);
     vstore(f[8], te);
