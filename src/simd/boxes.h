@@ -251,13 +251,15 @@ TOI_VINLINE vf vbox_axis_len2(int k, const vf C[3][3])
     return vadd(vmul(c1, c1), vmul(c2, c2));
 }
 
-/* faces_only: return after the face axes, with the lanes they do not rule out (no output
-   written); the rest of the query is then sweep_box_vec again on those lanes. */
-TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int full, vres *o,
-                             vf *texit, vm *spin, int faces_only)
+/* The pair in relative coordinates, scaled by an exact power of two (the opening of the
+   scalar's sweep_box): l = A.c - B.c and v = A.v - B.v, the half extents, the size (*size as
+   given, *S scaled), the grow margins, the quaternions' squared norms. Returns the lanes whose
+   input is valid; *turning: the valid lanes with a rotation (queued by the batch driver,
+   answered by vspin_run, boxes_spin.h). */
+TOI_VINLINE vm vbox_rel(const vbox *A, const vbox *B, vf l[3], vf v[3], vf ha[3], vf hb[3],
+                        vf *sizep, vf *Sp, vf *eF, vf *eE, vf *qqap, vf *qqbp, vm *turning)
 {
-    const vf zero = vzero(), inf = vset(INFINITY);
-    vf l[3], v[3], ha[3], hb[3];
+    const vf zero = vzero();
     TOI_UNROLL
     for (int c = 0; c < 3; c++)
         l[c] = vsub(A->c[c], B->c[c]), v[c] = vsub(A->v[c], B->v[c]);
@@ -275,8 +277,7 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     valid = mand(valid, mand(vge(qqa, vset(TOI_BOX_QQ_LO)), vle(qqa, vset(TOI_BOX_QQ_HI))));
     valid = mand(valid, mand(vge(qqb, vset(TOI_BOX_QQ_LO)), vle(qqb, vset(TOI_BOX_QQ_HI))));
     valid = mand(valid, mand(vlt(wma, vset(TOI_MAX_SUM)), vlt(wmb, vset(TOI_MAX_SUM))));
-    /* lanes with a rotation: queued by the batch driver, answered by vspin_run (boxes_spin.h) */
-    *spin = mand(valid, mor(vgt(wma, zero), vgt(wmb, zero)));
+    *turning = mand(valid, mor(vgt(wma, zero), vgt(wmb, zero)));
 
     vf s = vpow2_scale(size);
     TOI_UNROLL
@@ -285,7 +286,19 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
         ha[c] = vmul(A->h[c], s), hb[c] = vmul(B->h[c], s);
     }
     vf S = vmul(size, s);
-    vf eF = vmul(S, vset(TOI_BOX_GROW_FACE)), eE = vmul(S, vset(TOI_BOX_GROW_EDGE));
+    *eF = vmul(S, vset(TOI_BOX_GROW_FACE)), *eE = vmul(S, vset(TOI_BOX_GROW_EDGE));
+    *sizep = size, *Sp = S, *qqap = qqa, *qqbp = qqb;
+    return valid;
+}
+
+/* faces_only: return after the face axes, with the lanes they do not rule out (no output
+   written); the rest of the query is then sweep_box_vec again on those lanes. */
+TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int full, vres *o,
+                             vf *texit, vm *spin, int faces_only)
+{
+    const vf zero = vzero(), inf = vset(INFINITY);
+    vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, qqa, qqb;
+    vm valid = vbox_rel(A, B, l, v, ha, hb, &size, &S, &eF, &eE, &qqa, &qqb, spin);
 
     vf a[3][3], b[3][3], C[3][3], AC[3][3];
     vquat_axes(A->q, qqa, a);

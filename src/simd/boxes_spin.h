@@ -239,33 +239,10 @@ TOI_VINLINE vm vspin_turning(const vbox *A, const vbox *B)
 TOI_VINLINE vm vspin_prep(vspin_q *Q)
 {
     const vbox *A = &Q->A, *B = &Q->B;
-    const vf zero = vzero();
-    TOI_UNROLL
-    for (int c = 0; c < 3; c++)
-        Q->l[c] = vsub(A->c[c], B->c[c]), Q->v[c] = vsub(A->v[c], B->v[c]);
-    vf hsum = vadd(vadd(vadd(A->h[0], A->h[1]), A->h[2]), vadd(vadd(B->h[0], B->h[1]), B->h[2]));
-    vf size = vadd(vadd(vadd(vabs(Q->l[0]), vabs(Q->l[1])), vabs(Q->l[2])),
-                   vadd(vadd(vabs(Q->v[0]), vabs(Q->v[1])), vabs(Q->v[2])));
-    size = vadd(size, hsum);
-    vf qqa = vquat_norm2(A->q), qqb = vquat_norm2(B->q);
-    vf wma = vadd(vadd(vabs(A->w[0]), vabs(A->w[1])), vabs(A->w[2]));
-    vf wmb = vadd(vadd(vabs(B->w[0]), vabs(B->w[1])), vabs(B->w[2]));
-    vm valid = vlt(size, vset(TOI_MAX_SUM));
-    TOI_UNROLL
-    for (int c = 0; c < 3; c++)
-        valid = mand(valid, mand(vge(A->h[c], zero), vge(B->h[c], zero)));
-    valid = mand(valid, mand(vge(qqa, vset(TOI_BOX_QQ_LO)), vle(qqa, vset(TOI_BOX_QQ_HI))));
-    valid = mand(valid, mand(vge(qqb, vset(TOI_BOX_QQ_LO)), vle(qqb, vset(TOI_BOX_QQ_HI))));
-    valid = mand(valid, mand(vlt(wma, vset(TOI_MAX_SUM)), vlt(wmb, vset(TOI_MAX_SUM))));
-    vf s = vpow2_scale(size);
-    TOI_UNROLL
-    for (int c = 0; c < 3; c++) {
-        Q->l[c] = vmul(Q->l[c], s), Q->v[c] = vmul(Q->v[c], s);
-        Q->ha[c] = vmul(A->h[c], s), Q->hb[c] = vmul(B->h[c], s);
-    }
-    Q->size = size;
-    Q->S = vmul(size, s);
-    Q->eF = vmul(Q->S, vset(TOI_BOX_GROW_FACE)), Q->eE = vmul(Q->S, vset(TOI_BOX_GROW_EDGE));
+    vf qqa, qqb;
+    vm turning;
+    vm valid = vbox_rel(A, B, Q->l, Q->v, Q->ha, Q->hb, &Q->size, &Q->S, &Q->eF, &Q->eE, &qqa,
+                        &qqb, &turning);
     vspin_setup(A->w, Q->ha, &Q->sa);
     vspin_setup(B->w, Q->hb, &Q->sb);
     Q->vn = vadd(vmul(vsqrt(vdot3(Q->v, Q->v)), vset(VSPIN_UP)), vset(0x1p-70f));
