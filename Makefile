@@ -46,6 +46,9 @@ endif
 
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(COMMON_SRC) $(SIMD_SRC))
 HEADERS := include/toi.h $(wildcard src/*.h src/*/*.h)
+# Each object records the headers it includes (-MMD, in a .d file beside it; -MP keeps a deleted
+# header from breaking the build), so editing one kernel header rebuilds only its objects.
+DEPFLAGS := -MMD -MP
 
 # Per-ISA flags go on the per-ISA files only; everything else runs on the baseline CPU.
 # KERNEL_SAN: instrumentation flags for the SIMD kernel objects only (the per-ISA files and the
@@ -62,9 +65,9 @@ $(BUILD)/src/avx512/%.o: ISA = -mavx512f $(KERNEL_SAN)
 all: lib
 lib: $(BUILD)/libtoi.a $(BUILD)/libtoi.so
 
-$(BUILD)/%.o: %.c $(HEADERS)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(ISA) -c $< -o $@
+	$(CC) $(BASE) $(ISA) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/libtoi.a: $(LIB_OBJ)
 	rm -f $@
@@ -84,9 +87,9 @@ endif
 
 # SIMDE_SAN: extra instrumentation flags for these objects only (test-sanitize sets one).
 SIMDE_SAN ?=
-$(BUILD)/simde/%.o: %.c $(HEADERS)
+$(BUILD)/simde/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(KERNEL_SAN) $(SIMDE_SAN) -DTOI_NEON_SIMDE -Wno-shadow -c $< -o $@
+	$(CC) $(BASE) $(KERNEL_SAN) $(SIMDE_SAN) -DTOI_NEON_SIMDE -Wno-shadow $(DEPFLAGS) -c $< -o $@
 
 # The particle example's simulation joins the tests once the triangle queries are in the API.
 HAVE_TRIANGLES := $(shell grep -q toi_sweep_sphere_triangle_pairs include/toi.h && echo 1)
@@ -95,9 +98,9 @@ EXAMPLE_OBJ := $(BUILD)/examples/sim.o $(BUILD)/examples/meshload.o
 TEST_DEFS += -DTOI_TEST_PARTICLES
 endif
 
-$(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h) examples/sim.h
+$(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(TEST_DEFS) -Isrc -Iexamples -c $< -o $@
+	$(CC) $(BASE) $(TEST_DEFS) -Isrc -Iexamples $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/toi_tests: $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a
 	$(CC) $(SAN) -o $@ $(TEST_OBJ) $(SIMDE_OBJ) $(EXAMPLE_OBJ) $(BUILD)/libtoi.a -lm -lpthread
@@ -182,9 +185,9 @@ ifneq ($(TARGET),$(HOST_TARGET))
 BENCH_RUNNER := qemu-$(ARCH) -L /usr/$(TARGET)
 endif
 
-$(BUILD)/bench/%.o: bench/%.c $(HEADERS) $(wildcard bench/*.h)
+$(BUILD)/bench/%.o: bench/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(BENCH_DEFS) $(BENCH_OPT) -c $< -o $@
+	$(CC) $(BASE) $(BENCH_DEFS) $(BENCH_OPT) $(DEPFLAGS) -c $< -o $@
 
 # The bandwidth floor must stream as fast as plain code can: let the compiler vectorise it.
 $(BUILD)/bench/floor.o: BENCH_OPT := -O3
@@ -409,3 +412,6 @@ check-all:
 	$(MAKE) test-valgrind
 	$(MAKE) test-tsan
 	$(MAKE) fuzz-smoke
+
+# The headers each object was built from (DEPFLAGS above).
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
