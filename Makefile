@@ -201,17 +201,19 @@ $(BUILD)/toi_bench: $(BENCH_OBJ) $(BUILD)/libtoi.a
 	$(BENCH_LINK) -o $@ $(BENCH_OBJ) $(BUILD)/libtoi.a $(BENCH_LIBS) -lm -lpthread
 
 # The mesh benchmark is a program of its own (bench/mesh.c).
-$(BUILD)/toi_bench_mesh: $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a
-	$(CC) -o $@ $(BUILD)/bench/mesh.o $(BUILD)/libtoi.a -lm
+$(BUILD)/toi_bench_mesh: $(BUILD)/bench/mesh.o $(BUILD)/bench/clock.o $(BUILD)/libtoi.a
+	$(CC) -o $@ $(BUILD)/bench/mesh.o $(BUILD)/bench/clock.o $(BUILD)/libtoi.a -lm
 
 # The capsule and box benchmarks are programs of their own too (bench/capsules.c, boxes.c).
 $(BUILD)/toi_bench_capsules: $(BUILD)/bench/capsules.o $(BUILD)/bench/textbook_capsule.o \
-                             $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
+                             $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
 	$(BENCH_LINK) -o $@ $(BUILD)/bench/capsules.o $(BUILD)/bench/textbook_capsule.o \
-	    $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
+	    $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
 	    $(BENCH_LIBS) -lm
-$(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
-	$(BENCH_LINK) -o $@ $(BUILD)/bench/boxes.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
+$(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) \
+                          $(BUILD)/libtoi.a
+	$(BENCH_LINK) -o $@ $(BUILD)/bench/boxes.o $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) \
+	    $(BUILD)/libtoi.a \
 	    $(BENCH_LIBS) -lm
 
 bench-bin: $(BUILD)/toi_bench $(BUILD)/toi_bench_mesh $(BUILD)/toi_bench_capsules \

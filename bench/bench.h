@@ -2,6 +2,7 @@
 #ifndef TOI_BENCH_H
 #define TOI_BENCH_H
 
+#include "clock.h"
 #include "toi.h"
 
 #include <stddef.h>

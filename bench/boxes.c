@@ -9,6 +9,7 @@
    Peer (when built with Bullet): btContinuousConvexCollision of two btBoxShapes on the
    in-cache pairs, its time per pair and how often it misses a contact toi reports. */
 #define _POSIX_C_SOURCE 200809L
+#include "clock.h"
 #include "toi.h"
 #ifdef TOI_BENCH_BULLET
 #include "peers.h"
@@ -18,14 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static uint64_t rs = 0x5eedb0c5ull;
 static float unit(void) /* [0, 1) */
@@ -148,15 +141,6 @@ static double sat_gap(const toi_boxes *a, const toi_boxes *b, size_t i, double t
     return best;
 }
 
-/* Whether the boxes of pair i overlap at one of 2048 times of the step (a real contact). */
-static int touches(const toi_boxes *a, const toi_boxes *b, size_t i)
-{
-    for (int k = 0; k <= 2048; k++)
-        if (sat_gap(a, b, i, k / 2048.0) <= 0)
-            return 1;
-    return 0;
-}
-
 /* Of toi's hits at t > 0 (t: toi's times), those where the budget ended the search: the
    15-axis separation there above the stopping tolerance (2^-10 S, docs/boxes.md). */
 static size_t budget_hits(size_t n, const toi_boxes *a, const toi_boxes *b, const float *t)
@@ -174,6 +158,15 @@ static size_t budget_hits(size_t n, const toi_boxes *a, const toi_boxes *b, cons
 }
 
 #ifdef TOI_BENCH_BULLET
+/* Whether the boxes of pair i overlap at one of 2048 times of the step (a real contact). */
+static int touches(const toi_boxes *a, const toi_boxes *b, size_t i)
+{
+    for (int k = 0; k <= 2048; k++)
+        if (sat_gap(a, b, i, k / 2048.0) <= 0)
+            return 1;
+    return 0;
+}
+
 /* Bullet on the same pairs: ns per pair (best of reps), and its answers against toi's: the
    contacts toi reports that Bullet misses, the hits Bullet reports where toi has none (toi's
    own accuracy is the test suite's: it never misses a contact), and the largest difference
@@ -188,9 +181,9 @@ static void bullet_peer(size_t n, const toi_boxes *a, const toi_boxes *b, int re
     toi_sweep_boxes(n, a, b, 0, &h);
     double best = 1e300;
     for (int r = 0; r < reps; r++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         bullet_boxes(n, a, b, tb);
-        double dt = (now_ns() - t0) / (double)n;
+        double dt = (bench_now_ns() - t0) / (double)n;
         best = dt < best ? dt : best;
     }
     size_t toi_hits_n = 0, missed = 0, extra = 0, real = 0, xreal = 0;
@@ -263,14 +256,14 @@ int main(int argc, char **argv)
             for (size_t r = 0; r < reps; r++)
                 for (int m = 0; m < 4; m++) {
                     const toi_hits *o = m % 2 ? &every : &t_only;
-                    double t0 = now_ns();
+                    double t0 = bench_now_ns();
                     for (size_t it = 0; it < inner; it++) {
                         ptrdiff_t h = m < 2 ? toi_sweep_boxes(n, &a.b, &b.b, 0, o)
                                             : toi_sweep_box_pairs(n, ia, ib, nb, &a.b, 0, o);
                         if (m == 0)
                             hits = h;
                     }
-                    double dt = (now_ns() - t0) / (double)(inner * n);
+                    double dt = (bench_now_ns() - t0) / (double)(inner * n);
                     if (dt < best[m])
                         best[m] = dt;
                 }

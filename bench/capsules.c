@@ -21,24 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static float *falloc(size_t n)
-{
-    float *p = malloc((n ? n : 1) * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "toi_bench_capsules: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
 
 typedef struct caps {
     float *f[10];
@@ -48,7 +30,7 @@ typedef struct caps {
 static void caps_make(caps *c, size_t n, bench_rng *r, float zlo, float zhi)
 {
     for (int k = 0; k < 10; k++)
-        c->f[k] = falloc(n);
+        c->f[k] = bench_falloc(n);
     for (size_t i = 0; i < n; i++) {
         float p[3] = {rng_range(r, -2, 2), rng_range(r, -2, 2), rng_range(r, zlo, zhi)};
         float d[3] = {rng_range(r, -1, 1), rng_range(r, -1, 1), rng_range(r, -1, 1)};
@@ -82,7 +64,7 @@ static void caps_near(caps *b, const caps *a, size_t n, bench_rng *r)
 static void sph_make(sph *s, size_t n, bench_rng *r, const caps *a)
 {
     for (int k = 0; k < 7; k++)
-        s->f[k] = falloc(n);
+        s->f[k] = bench_falloc(n);
     for (size_t i = 0; i < n; i++) {
         for (int k = 0; k < 3; k++) {
             s->f[k][i] = a->f[k][i] + rng_range(r, -2.5f, 2.5f);
@@ -101,7 +83,7 @@ typedef struct outs {
 static void outs_make(outs *o, size_t n)
 {
     for (int k = 0; k < 8; k++)
-        o->f[k] = falloc(n);
+        o->f[k] = bench_falloc(n);
     o->all = (toi_hits){o->f[0], o->f[1], o->f[2], o->f[3], o->f[4], o->f[5], o->f[6],
                         o->f[7], NULL, NULL, NULL};
     o->tonly = (toi_hits){o->f[0], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
@@ -120,7 +102,7 @@ typedef struct tris {
 static void tris_make(tris *t, size_t n, bench_rng *r, float *const c[3])
 {
     for (int k = 0; k < 9; k++)
-        t->f[k] = falloc(n);
+        t->f[k] = bench_falloc(n);
     for (size_t i = 0; i < n; i++)
         for (int v = 0; v < 3; v++)
             for (int k = 0; k < 3; k++)
@@ -163,7 +145,7 @@ static double time_q(int q, const scene *sc, size_t total, size_t n, const toi_h
 {
     double best = 1e300;
     for (int rep = 0; rep < reps; rep++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (size_t off = 0; off < total; off += n) {
             toi_hits oo = *o;
             oo.t += off;
@@ -173,7 +155,7 @@ static double time_q(int q, const scene *sc, size_t total, size_t n, const toi_h
             }
             run(q, sc, off, n, &oo);
         }
-        double dt = (now_ns() - t0) / (double)total;
+        double dt = (bench_now_ns() - t0) / (double)total;
         best = dt < best ? dt : best;
     }
     return best;
@@ -190,7 +172,7 @@ static int set_bench(int quick)
     caps c;
     caps_make(&c, n, &r, -1.5f, 1.5f);
     tris t;
-    float *ctr[3] = {falloc(NT), falloc(NT), falloc(NT)};
+    float *ctr[3] = {bench_falloc(NT), bench_falloc(NT), bench_falloc(NT)};
     for (size_t j = 0; j < NT; j++)
         for (int k = 0; k < 3; k++)
             ctr[k][j] = rng_range(&r, -1.5f, 1.5f);
@@ -213,9 +195,9 @@ static int set_bench(int quick)
                 bad = 1;
         double best = 1e300;
         for (int rep = 0; rep < (quick ? 2 : 9); rep++) {
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             toi_sweep_capsules_triangle_set(n, &c.c, NT, &t.t, 0, &got.tonly);
-            double dt = (now_ns() - t0) / (double)n;
+            double dt = (bench_now_ns() - t0) / (double)n;
             best = dt < best ? dt : best;
         }
         if (all[b] == TOI_BACKEND_SCALAR)
@@ -255,7 +237,7 @@ static void textbook_peer(const scene *sc, size_t n, outs *o, int reps)
     run(QCT, sc, 0, n, &o->tonly);
     tb_capsule *c = malloc(n * sizeof *c);
     tb_tri *tri = malloc(n * sizeof *tri);
-    float *tt = falloc(n);
+    float *tt = bench_falloc(n);
     if (!c || !tri) {
         fprintf(stderr, "toi_bench_capsules: out of memory\n");
         exit(2);
@@ -272,9 +254,9 @@ static void textbook_peer(const scene *sc, size_t n, outs *o, int reps)
     }
     double best = 1e300;
     for (int r = 0; r < reps; r++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         textbook_capsules_triangles(n, c, tri, tt);
-        double dt = (now_ns() - t0) / (double)n;
+        double dt = (bench_now_ns() - t0) / (double)n;
         best = dt < best ? dt : best;
     }
     printf("%-16s %-7s %6.2f %5s\n", "capsule-triangle", "textbk", best, "");
@@ -293,12 +275,12 @@ static void bullet_peer(const scene *sc, size_t n, outs *o, int reps)
 {
     toi_set_backend(TOI_BACKEND_AUTO);
     run(QCT, sc, 0, n, &o->tonly);
-    float *tb = falloc(n);
+    float *tb = bench_falloc(n);
     double best = 1e300;
     for (int r = 0; r < reps; r++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         bullet_capsules_triangles(n, &sc->a.c, &sc->t.t, tb);
-        double dt = (now_ns() - t0) / (double)n;
+        double dt = (bench_now_ns() - t0) / (double)n;
         best = dt < best ? dt : best;
     }
     printf("%-16s %-7s %6.2f %5s\n", "capsule-triangle", "bullet", best, "");

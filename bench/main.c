@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
@@ -80,13 +79,6 @@ typedef struct options {
     int threads; /* the thread-scaling part: 0 skips it */
     uint64_t seed;
 } options;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -289,11 +281,11 @@ static void time_impl(const bench_impl *im, const bench_scene *sc, size_t n, int
     size_t nb = sc->pool / n;
     double *ns = malloc((size_t)reps * sizeof *ns);
     for (int r = -1; r < reps; r++) { /* r = -1: warm-up, not counted */
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (size_t c = 0; c < cycles; c++)
             for (size_t b = 0; b < nb; b++)
                 im->run[sc->q](sc, b * n, n, full, o);
-        double t1 = now_ns();
+        double t1 = bench_now_ns();
         if (r >= 0)
             ns[r] = (t1 - t0) / (double)(cycles * sc->pool);
     }
@@ -309,10 +301,10 @@ static void time_floor(const bench_scene *sc, const bench_out *o, int full, int 
     size_t nout, nin = floor_streams(sc, o, full, in, out, &nout);
     double *ns = malloc((size_t)reps * sizeof *ns);
     for (int r = -1; r < reps; r++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (size_t c = 0; c < cycles; c++)
             floor_stream(in, nin, out, nout);
-        double t1 = now_ns();
+        double t1 = bench_now_ns();
         if (r >= 0)
             ns[r] = (t1 - t0) / (double)(cycles * sc->pool);
     }
@@ -438,10 +430,10 @@ static double time_split(const bench_impl *im, const bench_scene *sc, const benc
     double *ns = malloc((size_t)reps * sizeof *ns);
     for (int r = -1; r < reps; r++) {
         pthread_barrier_wait(&bar);
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         thr_part(&job, 0);
         pthread_barrier_wait(&bar);
-        double t1 = now_ns();
+        double t1 = bench_now_ns();
         if (r >= 0)
             ns[r] = (t1 - t0) / (double)(cycles * n);
     }

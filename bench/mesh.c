@@ -16,24 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static float *falloc(size_t n)
-{
-    float *p = malloc((n ? n : 1) * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "toi_bench_mesh: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
 
 /* ---- scenes ---- */
 
@@ -60,7 +42,7 @@ static void heightfield(size_t n, tris *T, int *side)
     int G = (int)ceil(sqrt((double)n / 2));
     T->n = (size_t)2 * (size_t)G * (size_t)G;
     for (int k = 0; k < 9; k++)
-        T->f[k] = falloc(T->n);
+        T->f[k] = bench_falloc(T->n);
     size_t j = 0;
     for (int y = 0; y < G; y++)
         for (int x = 0; x < G; x++) {
@@ -84,7 +66,7 @@ static void spheres(size_t n, int G, float r, float len, bench_rng *g, balls *B)
 {
     B->n = n;
     for (int k = 0; k < 7; k++)
-        B->f[k] = falloc(n);
+        B->f[k] = bench_falloc(n);
     for (size_t i = 0; i < n; i++) {
         float x = rng_range(g, 0, (float)G), y = rng_range(g, 0, (float)G);
         float d[3], l;
@@ -115,7 +97,7 @@ static void capsules(size_t n, int G, float r, float h, float len, bench_rng *g,
     spheres(n, G, r, len, g, &B);
     C->n = n;
     for (int k = 0; k < 10; k++)
-        C->f[k] = falloc(n);
+        C->f[k] = bench_falloc(n);
     for (size_t i = 0; i < n; i++) {
         const float v[10] = {B.f[0][i], B.f[1][i], B.f[2][i], B.f[0][i], B.f[1][i],
                              B.f[2][i] + h, B.f[3][i], B.f[4][i], B.f[5][i], r};
@@ -157,7 +139,7 @@ typedef struct outs {
 static void outs_alloc(outs *o, size_t n)
 {
     for (int k = 0; k < 8; k++)
-        o->f[k] = falloc(n);
+        o->f[k] = bench_falloc(n);
     o->index = malloc(n * sizeof *o->index);
     o->feature = malloc(n);
 }
@@ -189,12 +171,12 @@ static double time_mesh(const toi_mesh *m, const balls *B, const caps *C, int al
     size_t n = C ? C->n : B->n;
     for (int r = 0; r < reps; r++) {
         toi_cost c = {0, 0, 0};
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         if (C)
             toi_sweep_capsules_mesh(n, &C->c, m, 0, &h, &c);
         else
             toi_sweep_spheres_mesh(n, &B->s, m, 0, &h, &c);
-        double dt = now_ns() - t0;
+        double dt = bench_now_ns() - t0;
         best = dt < best ? dt : best;
         *cost = c;
     }
@@ -207,12 +189,12 @@ static double time_set(const tris *T, const balls *B, const caps *C, size_t n, i
     toi_hits h = hits_of(o, all);
     double best = INFINITY;
     for (int r = 0; r < reps; r++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         if (C)
             toi_sweep_capsules_triangle_set(n, &C->c, T->n, &T->t, 0, &h);
         else
             toi_sweep_spheres_triangle_set(n, &B->s, T->n, &T->t, 0, &h);
-        double dt = now_ns() - t0;
+        double dt = bench_now_ns() - t0;
         best = dt < best ? dt : best;
     }
     return best / (double)n;
@@ -284,7 +266,7 @@ static void rebuild_study(int reps, size_t nsph, bench_rng *g)
     heightfield(100000, &base, &G);
     T.n = base.n;
     for (int k = 0; k < 9; k++)
-        T.f[k] = falloc(T.n);
+        T.f[k] = bench_falloc(T.n);
     T.t = (toi_triangles){T.f[0], T.f[1], T.f[2], T.f[3], T.f[4],
                           T.f[5], T.f[6], T.f[7], T.f[8]};
     toi_mesh *m = toi_mesh_build(base.n, &base.t);
@@ -401,9 +383,9 @@ int main(int argc, char **argv)
         toi_cost cr = {0, 0, 0};
         for (int r = 0; r < (T.n >= 1000000 ? 3 : reps); r++) {
             toi_mesh_free(m);
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             m = toi_mesh_build(T.n, &T.t);
-            double dt = now_ns() - t0;
+            double dt = bench_now_ns() - t0;
             tb = dt < tb ? dt : tb;
         }
         if (!m) {
@@ -412,9 +394,9 @@ int main(int argc, char **argv)
         }
         for (int r = 0; r < reps; r++) {
             cr = (toi_cost){0, 0, 0};
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             toi_mesh_refit(m, T.n, &T.t, &cr);
-            double dt = now_ns() - t0;
+            double dt = bench_now_ns() - t0;
             tr = dt < tr ? dt : tr;
         }
         nu_ns[0] += tr, nu_n += (double)cr.nu;

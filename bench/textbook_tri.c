@@ -8,79 +8,13 @@
    sphere moves away from, and in a set every time later than the best so far. Built only into
    the benchmark; its hit/miss agreement with toi is reported. */
 #include "bench.h"
+#include "textbook_geom.h"
 
 #include <math.h>
-
-typedef struct vec3 {
-    float x, y, z;
-} vec3;
 
 static vec3 v3(const float p[3])
 {
     return (vec3){p[0], p[1], p[2]};
-}
-static vec3 sub(vec3 a, vec3 b)
-{
-    return (vec3){a.x - b.x, a.y - b.y, a.z - b.z};
-}
-static vec3 add(vec3 a, vec3 b)
-{
-    return (vec3){a.x + b.x, a.y + b.y, a.z + b.z};
-}
-static vec3 scale(vec3 a, float k)
-{
-    return (vec3){a.x * k, a.y * k, a.z * k};
-}
-static float dot(vec3 a, vec3 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-static vec3 cross(vec3 a, vec3 b)
-{
-    return (vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-
-/* The closest point of segment p + s e (s in [0, 1]) to x. */
-static vec3 closest_on_segment(vec3 x, vec3 p, vec3 e)
-{
-    float ee = dot(e, e);
-    if (ee <= 0.0f)
-        return p;
-    float s = dot(sub(x, p), e) / ee;
-    s = s < 0.0f ? 0.0f : s > 1.0f ? 1.0f : s;
-    return add(p, scale(e, s));
-}
-
-typedef struct triangle {
-    vec3 V[3], E[3]; /* vertices; edge k runs from V[k] to V[k + 1] */
-    vec3 n;          /* unit front normal, when the triangle has area */
-    vec3 m[3];       /* in-plane normals of the edges, pointing inward */
-    int has_face;
-} triangle;
-
-static int inside(const triangle *T, vec3 x)
-{
-    for (int k = 0; k < 3; k++)
-        if (dot(T->m[k], sub(x, T->V[k])) < 0.0f)
-            return 0;
-    return 1;
-}
-
-/* The closest point of the triangle to x: the foot on the face when x projects inside it,
-   else the nearest point of the three edges. */
-static vec3 closest_on_triangle(const triangle *T, vec3 x)
-{
-    if (T->has_face && inside(T, x))
-        return sub(x, scale(T->n, dot(T->n, sub(x, T->V[0]))));
-    vec3 best = T->V[0];
-    float bd = INFINITY;
-    for (int k = 0; k < 3; k++) {
-        vec3 q = closest_on_segment(x, T->V[k], T->E[k]);
-        vec3 d = sub(x, q);
-        if (dot(d, d) < bd)
-            bd = dot(d, d), best = q;
-    }
-    return best;
 }
 
 static void store(aos_hit *h, int full, float t, vec3 centre, vec3 q, vec3 fallback_n,
