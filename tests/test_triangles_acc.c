@@ -31,6 +31,8 @@ static void cross(const ld a[3], const ld b[3], ld o[3])
 void tri_closest_ld(const ld V[3][3], const ld x[3], ld out[3])
 {
     ld e1[3], e2[3], N[3];
+    for (int k = 0; k < 3; k++) /* what a non-finite x gets (no edge point is nearer) */
+        out[k] = NAN;
     for (int k = 0; k < 3; k++)
         e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
     cross(e1, e2, N);
@@ -356,12 +358,15 @@ int tri_judge_outputs(const tri_judge *j, const float o[8], unsigned feature, si
 void tri_judge_print(const tri_judge *j, const float S[7], const float T[9], const float o[8],
                      unsigned feature, unsigned flags)
 {
+    /* the oracle's nearest point at the reported t; for a miss, at the first contact of
+       the shrunk query (else the grown one's) */
+    ld tq = o[0] != TOI_NO_HIT ? (ld)o[0] : j->hs.hit ? j->hs.t : j->hg.hit ? j->hg.t : 0;
     ld x[3], c[3];
-    at(&j->q, o[0], x);
+    at(&j->q, tq, x);
     closest(&j->q, x, c);
-    printf("    t %.9g feature %u point %.9g %.9g %.9g; oracle: nearest %.9Lg %.9Lg %.9Lg at "
-           "distance %.9Lg; first contact %.9Lg (r - delta) %.9Lg (r + delta)\n",
-           o[0], feature, o[4], o[5], o[6], c[0], c[1], c[2], tri_f(&j->q, o[0]),
+    printf("    t %.9g feature %u point %.9g %.9g %.9g; oracle at t = %.9Lg: nearest %.9Lg "
+           "%.9Lg %.9Lg at distance %.9Lg; first contact %.9Lg (r - delta) %.9Lg (r + delta)\n",
+           o[0], feature, o[4], o[5], o[6], tq, c[0], c[1], c[2], tri_f(&j->q, tq),
            j->hs.hit ? j->hs.t : -1, j->hg.hit ? j->hg.t : -1);
     printf("    flags %u, sphere:", flags);
     for (int k = 0; k < 7; k++)
