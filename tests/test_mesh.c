@@ -788,8 +788,8 @@ void group_mesh_threads(void)
 /* ---- golden: results and counters hash to one value on every backend and machine ---- */
 
 /* Change only with a deliberate change of results or of the build, and say so. */
-#define GOLDEN_MESH 0x1a86cf33027f3defull
-#define GOLDEN_CAPSULE_MESH 0xe7eb3b211e3a8bcbull
+#define GOLDEN_MESH 0x2a0c17301e032933ull
+#define GOLDEN_CAPSULE_MESH 0x7e1c428835c445ceull
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {

@@ -331,6 +331,69 @@ static void case_floor_slide(const void *ctx)
     t_spheres_free(&s);
 }
 
+/* Paths nearly parallel to an edge, grazing its cylinder near one end (found by the
+   accuracy group at 16x its samples and by its edge-end group). A: a path 2.6 degrees off
+   edge BC that dips 0.034 below r = 18.83 within the segment, 23 units from b, while b's
+   ball is missed by 1.5e-5: the long-double oracle's first contact lies in [0.694916932,
+   0.699872372] (r grown and shrunk by 64 * FLT_EPSILON * S, S = 3870.04); the kernel's
+   cylinder entry, poorly conditioned for so shallow a graze, was rounded 0.16 units (5e-5
+   in t) to before b, outside the segment, and the query missed. Culled with TOI_CULL_BACKFACES (N.v > 0). B: a path 0.017
+   degrees off edge AB whose distance from the edge exceeds r + 64 * FLT_EPSILON * S all
+   along (the oracle misses even with r grown): the rounding of v x e along e, times the
+   vertex's long component along the edge, put the path inside the cylinder, a hit at t =
+   0.9724. Every flag, through the three queries. */
+static void case_edge_end_graze(const void *ctx)
+{
+    const t_impl *im = ctx;
+    static const tcase c[2] = {
+        {"A", {893.538391f, 2492.13281f, -973.178223f, -1216.74707f, -2862.5415f, 1530.15247f,
+               18.8325348f},
+         {460.646729f, -881.943237f, 862.078369f, 64.8116455f, 494.354492f, 89.9141846f,
+          -464.857117f, -734.783325f, 675.748169f},
+         0, {0}},
+        {"B", {-1.19089782f, -2.26877999f, -1.37807178f, 1.3163867f, 1.52974606f, 1.21896517f,
+               0.00481178798f},
+         {0.875809908f, 0.138072252f, 0.533944964f, -0.0137808323f, -0.895240068f,
+          -0.289188385f, -0.701856732f, 0.629365683f, -0.482314944f},
+         0, {0}}};
+    t_sph s;
+    t_tri t;
+    t_hits h;
+    t_spheres_alloc(&s, 1);
+    t_tri_alloc(&t, 1);
+    t_hits_alloc(&h, 1);
+    for (int i = 0; i < 2; i++) {
+        put(&s, &t, 0, &c[i]);
+        for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
+            int want = i == 0 && !(flags & TOI_CULL_BACKFACES);
+            for (int q = 0; q < 3; q++) {
+                const uint32_t zero = 0;
+                t_hits_fill(&h, 0xA5);
+                ptrdiff_t r = q == 0 ? t_tris(im, 1, &s.s, &t.t, flags, &h.h)
+                            : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s.s, 1, &t.t, flags,
+                                                   &h.h)
+                                     : t_tri_set(im, 1, &s.s, 1, &t.t, flags, &h.h);
+                float tt = h.f[0][0];
+                if (want) {
+                    CHECK(r == 1 && tt >= 0.694916932f && tt <= 0.699872372f,
+                          "%s, flags %u, query %d: returned %td, t = %.9g", c[i].name, flags, q,
+                          r, tt);
+                    CHECK(h.feature[0] == TOI_FEATURE_EDGE_BC ||
+                              h.feature[0] == TOI_FEATURE_VERTEX_B,
+                          "%s, flags %u, query %d: feature %u", c[i].name, flags, q,
+                          h.feature[0]);
+                } else {
+                    CHECK(r == 0 && tt == TOI_NO_HIT, "%s, flags %u, query %d: returned %td, "
+                          "t = %.9g", c[i].name, flags, q, r, tt);
+                }
+            }
+        }
+    }
+    t_hits_free(&h);
+    t_tri_free(&t);
+    t_spheres_free(&s);
+}
+
 static void set_tri(t_tri *t, size_t j, const float v[9])
 {
     for (int k = 0; k < 9; k++)
@@ -584,6 +647,7 @@ void group_tri_contract(void)
     t_run_impls("contract/triangle cases", case_table);
     t_run_impls("contract/triangle sliver tip", case_sliver_tip);
     t_run_impls("contract/triangle floor slide at exactly r", case_floor_slide);
+    t_run_impls("contract/triangle paths grazing an edge near its end", case_edge_end_graze);
     t_run_impls("contract/triangle sets of every size", case_sets);
     t_run_impls("contract/triangle set ties and outputs", case_set_ties);
     t_run_impls("contract/triangle batch sizes and alignment", case_sizes);

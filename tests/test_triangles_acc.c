@@ -31,6 +31,8 @@ static void cross(const ld a[3], const ld b[3], ld o[3])
 void tri_closest_ld(const ld V[3][3], const ld x[3], ld out[3])
 {
     ld e1[3], e2[3], N[3];
+    for (int k = 0; k < 3; k++) /* what a non-finite x gets (no edge point is nearer) */
+        out[k] = NAN;
     for (int k = 0; k < 3; k++)
         e1[k] = V[1][k] - V[0][k], e2[k] = V[2][k] - V[0][k];
     cross(e1, e2, N);
@@ -183,6 +185,60 @@ static void sliver_tip(rng *r, float S[7], float T[9])
             T[3 * j + k] = v3[j][k];
 }
 
+/* A path nearly parallel to an edge (angle 2^-1 .. 2^-12), passing the edge's line at a
+   distance within 2^-4 .. 2^-22 of r (either side) near one of its ends (closest approach
+   between 2 r before and 3 r past that end, moving into the edge): the edge's cylinder is
+   then entered at a poorly conditioned time close to where its segment ends, and the end
+   vertex's ball is grazed. A rounding of that time across the end must not leave both the
+   cylinder (its contact outside the segment) and the ball (missed) without a hit. */
+static void edge_end_graze(rng *r, float S[7], float T[9])
+{
+    float V[3][3];
+    float e[3], w1[3], w2[3], x[3], el;
+    do {
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++)
+                V[j][k] = rng_range(r, -1, 1);
+        for (int k = 0; k < 3; k++)
+            e[k] = V[1][k] - V[0][k];
+        el = sqrtf(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+    } while (!(el > 0.2f));
+    for (int k = 0; k < 3; k++)
+        e[k] /= el;
+    float l1, l2;
+    do {
+        rdir_acc(r, x);
+        fcross(e, x, w1);
+        l1 = sqrtf(w1[0] * w1[0] + w1[1] * w1[1] + w1[2] * w1[2]);
+    } while (!(l1 > 0.1f));
+    for (int k = 0; k < 3; k++)
+        w1[k] /= l1;
+    fcross(e, w1, w2);
+    l2 = sqrtf(w2[0] * w2[0] + w2[1] * w2[1] + w2[2] * w2[2]);
+    for (int k = 0; k < 3; k++)
+        w2[k] /= l2;
+    float rad = ldexpf(1 + rng_unit(r), -1 - (int)rng_below(r, 8));
+    float xi = ldexpf(1 + rng_unit(r), -4 - (int)rng_below(r, 19));
+    float d = rad * (rng_below(r, 2) ? 1 + xi : 1 - xi);
+    float th = ldexpf(1 + rng_unit(r), -2 - (int)rng_below(r, 11));
+    float sig = rng_range(r, -2, 3) * rad, len = rng_range(r, 0.5f, 4), tm = rng_range(r, 0.2f, 1);
+    int end = (int)rng_below(r, 2); /* 0: enter at V0 moving along e; 1: at V1 against e */
+    float sgn = end ? -1.0f : 1.0f;
+    float ct = cosf(th), stt = sinf(th), ph = rng_range(r, 0, 6.2831853f);
+    for (int k = 0; k < 3; k++) {
+        float base = end ? V[1][k] : V[0][k];
+        float perp = cosf(ph) * w1[k] + sinf(ph) * w2[k], side = -sinf(ph) * w1[k] + cosf(ph) * w2[k];
+        float closest = base + sgn * sig * e[k] + d * perp;
+        float vk = len * (sgn * ct * e[k] + stt * side);
+        S[3 + k] = vk;
+        S[k] = closest - tm * vk;
+    }
+    S[6] = rad;
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++)
+            T[3 * j + k] = V[j][k];
+}
+
 /* The oracle's view of one sphere S (x y z vx vy vz r) against one triangle T. */
 tri_judge tri_judge_make(const float Sf[7], const float Tf[9], unsigned flags)
 {
@@ -302,12 +358,15 @@ int tri_judge_outputs(const tri_judge *j, const float o[8], unsigned feature, si
 void tri_judge_print(const tri_judge *j, const float S[7], const float T[9], const float o[8],
                      unsigned feature, unsigned flags)
 {
+    /* the oracle's nearest point at the reported t; for a miss, at the first contact of
+       the shrunk query (else the grown one's) */
+    ld tq = o[0] != TOI_NO_HIT ? (ld)o[0] : j->hs.hit ? j->hs.t : j->hg.hit ? j->hg.t : 0;
     ld x[3], c[3];
-    at(&j->q, o[0], x);
+    at(&j->q, tq, x);
     closest(&j->q, x, c);
-    printf("    t %.9g feature %u point %.9g %.9g %.9g; oracle: nearest %.9Lg %.9Lg %.9Lg at "
-           "distance %.9Lg; first contact %.9Lg (r - delta) %.9Lg (r + delta)\n",
-           o[0], feature, o[4], o[5], o[6], c[0], c[1], c[2], tri_f(&j->q, o[0]),
+    printf("    t %.9g feature %u point %.9g %.9g %.9g; oracle at t = %.9Lg: nearest %.9Lg "
+           "%.9Lg %.9Lg at distance %.9Lg; first contact %.9Lg (r - delta) %.9Lg (r + delta)\n",
+           o[0], feature, o[4], o[5], o[6], tq, c[0], c[1], c[2], tri_f(&j->q, tq),
            j->hs.hit ? j->hs.t : -1, j->hg.hit ? j->hg.t : -1);
     printf("    flags %u, sphere:", flags);
     for (int k = 0; k < 7; k++)
@@ -318,13 +377,15 @@ void tri_judge_print(const tri_judge *j, const float S[7], const float T[9], con
     printf("\n");
 }
 
-/* ctx NULL: the families of tri_gen; else slivers passed near their tip (sliver_tip). */
+/* ctx NULL: the families of tri_gen; else ACC_SLIVER: slivers passed near their tip
+   (sliver_tip), or ACC_EDGE_END: paths grazing an edge's end (edge_end_graze). */
+enum { ACC_SLIVER = 1, ACC_EDGE_END = 2 };
 static void acc_triangles(const void *ctx)
 {
-    const int sliver = ctx != NULL;
+    const int kind = ctx ? *(const int *)ctx : 0;
     acc_worst_q = 0;
     const size_t N = 2048;
-    size_t total = t_count(sliver ? 20000 : 60000), done = 0, fails = 0, hits = 0, amb_n = 0;
+    size_t total = t_count(kind ? 20000 : 60000), done = 0, fails = 0, hits = 0, amb_n = 0;
     const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
     if (sc)
         total = (size_t)((double)total * atof(sc)) + 1;
@@ -334,13 +395,15 @@ static void acc_triangles(const void *ctx)
     t_spheres_alloc(&s, N);
     t_tri_alloc(&tr, N);
     t_hits_alloc(&h, N);
-    rng r = {sliver ? 0x511BE7 : 0xACC3};
+    rng r = {kind == ACC_SLIVER ? 0x511BE7 : kind == ACC_EDGE_END ? 0xED6E5 : 0xACC3};
     while (done < total && fails < 5) {
         unsigned flags = rng_below(&r, 4);
         for (size_t i = 0; i < N; i++) {
             float S[7], T[9];
-            if (sliver)
+            if (kind == ACC_SLIVER)
                 sliver_tip(&r, S, T);
+            else if (kind == ACC_EDGE_END)
+                edge_end_graze(&r, S, T);
             else
                 tri_gen(&r, (int)rng_below(&r, TRI_NFAMILIES - 1), S, T); /* no specials */
             for (int k = 0; k < 7; k++)
@@ -399,7 +462,9 @@ static void acc_triangles(const void *ctx)
 void group_tri_accuracy(void)
 {
     t_run("accuracy/triangles: scalar vs long-double oracle", acc_triangles, NULL);
-    static const int sliver = 1;
+    static const int sliver = ACC_SLIVER, edge_end = ACC_EDGE_END;
     t_run("accuracy/triangles, sliver tips: scalar vs long-double oracle", acc_triangles,
           &sliver);
+    t_run("accuracy/triangles, grazing an edge's end: scalar vs long-double oracle",
+          acc_triangles, &edge_end);
 }

@@ -18,11 +18,10 @@
      at a point whose projection lies inside the triangle (three edge half-planes, each
      judged from both endpoints of its edge: inside()); a sliver whose smallest angle is
      below a few FLT_EPSILON has no face piece (internal.h, TOI_THIN_FACE);
-   - edge V0 + s e: |t (v x e) - V0 x e|^2 = r^2 e.e, the quadratic a t^2 - 2 b t + c = 0 with
-     a = |v x e|^2, b = (v x e).(V0 x e), c = |V0 x e|^2 - r^2 e.e, whose discriminant is,
-     by Lagrange's identity, e.e (a r^2 - ((v x e).V0)^2) (no cancellation when the path
-     passes near the edge's line); first root c / (sqrt(disc) + b), stable for b > 0
-     (approaching); the contact must project inside the segment;
+   - edge V0 + s e: the vertex quadratic in the plane across the edge, of V0 and v less
+     their parts along e (edge_entry); the contact must project inside the segment, or,
+     entered beyond an end while moving toward the segment, the path must reach that end's
+     disc while still in the cylinder;
    - vertex V: the sphere-sphere quadratic of scalar/spheres.c.
    A piece whose value c at t = 0 is <= 0 contains the start: the sphere already touches. Then
    the closest point q0 of the triangle (nearest_point: found by the Voronoi region the
@@ -172,7 +171,9 @@ static inline float vertex_time(vec3 P, vec3 v, float a, float rr, int *overlap)
 
 /* Edge V0 + s e: its candidate time (+Inf when not entered in (0, 1] within the segment);
    *sn = (p(t) - V0).e for that time; *overlap set when the start touches the segment.
-   Computed whole, then selected, like a vertex. */
+   Computed whole, then selected, like a vertex. Only the capsule sweeps use this form
+   (scalar/capsules.c); the sphere sweep's edge_entry below replaces it, since through
+   u = v x e a path nearly parallel to the edge loses its distance to the line. */
 static inline float edge_time(vec3 V0, vec3 e, float ee, vec3 v, float rr, float *sn,
                               int *overlap)
 {
@@ -193,6 +194,50 @@ static inline float edge_time(vec3 V0, vec3 e, float ee, vec3 v, float rr, float
     *overlap |= edge_ok & (c <= 0.0f) & (sn0 >= 0.0f) & (sn0 <= ee);
     return (edge_ok & (c > 0.0f) & (b > 0.0f) & (h >= 0.0f) & (t <= 1.0f) &
             (*sn >= 0.0f) & (*sn <= ee)) ? t : INFINITY;
+}
+
+/* Edge V0 + s e of the sweep (the capsule sweeps keep edge_time): its candidate time (+Inf
+   when not entered in (0, 1] within the segment); *overlap set when the start touches the
+   segment. Computed whole, then selected, like a vertex. The cylinder is met in the plane
+   across the edge: P, the edge line's point nearest the start (relative to it), and w, the
+   motion across the edge, are V0 and v less their parts along e, and the vertex quadratic
+   of P and w gives the entry t1 = c / q into the infinite cylinder. (Through u = v x e, as
+   edge_time does, a path nearly parallel to the edge loses its distance to the line: the
+   rounding of u along e, ~FLT_EPSILON |v| |e|, is multiplied by V0's long component along
+   e, and a path grazing the cylinder by far more than the margin was judged inside it.
+   Here the parts along e that rounding leaves in P and w add to the squares and cross
+   product only at second order.) The entry then projects at sn(t1) = t1 ve - pe along
+   the edge, tested as sn(t1) q = c ve - pe q within [0, ee q]. Entered beyond an end while
+   moving toward the segment, the path meets the end's disc (sn = 0, or ee) at t = pe / ve,
+   or (pe + ee) / ve, and is in contact there if it is still in the cylinder (t <= t2 =
+   q / aw). That contact is also the end vertex's, whose ball holds the disc, so it changes
+   no exact result; but the entry time of a path grazing the cylinder is poorly conditioned
+   (a rounding of c or q moves it far along the path), and when rounding puts it just past
+   an end whose ball is grazed too, neither piece would hit: the disc closes that gap. One
+   division, of the selected numerator and denominator, gives either time. */
+static inline float edge_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, int *overlap)
+{
+    int edge_ok = ee >= TOI_MIN_DIR2; /* else no edge: neither a time nor an overlap */
+    float pe = dot3(V0, e), ve = dot3(v, e);
+    float k = 1.0f / ee;
+    vec3 P = sub3(V0, mul3(e, pe * k)), w = sub3(v, mul3(e, ve * k));
+    float aw = dot3(w, w);
+    float b = dot3(P, w);
+    float c = dot3(P, P) - rr;
+    vec3 cr = cross3(P, w);
+    float disc = aw * rr - dot3(cr, cr);
+    float q = sqrtf(disc) + b;
+    float snq = c * ve - pe * q;
+    int lo = snq < 0.0f, hi = snq > ee * q; /* the entry beyond V0, or beyond V0 + e */
+    int end = (lo & (ve > 0.0f)) | (hi & (ve < 0.0f));
+    float num = lo ? pe : hi ? pe + ee : c;
+    float den = (lo | hi) ? ve : q;
+    float t = num / den;
+    int within = ((lo | hi) ^ 1) | (end & (t * aw <= q));
+    float sn0 = -pe;
+    *overlap |= edge_ok & (c <= 0.0f) & (sn0 >= 0.0f) & (sn0 <= ee);
+    return (edge_ok & (c > 0.0f) & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f) & within) ? t
+                                                                                         : INFINITY;
 }
 
 /* The triangle's point nearest X (*q, its squared distance *best, its feature *kind), found
@@ -425,10 +470,9 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
         tB = vertex_time(B, v, a, rr, &overlap);
     if (!(deepB || deepC))
         tC = vertex_time(C, v, a, rr, &overlap);
-    float sn; /* the entered edge's contact parameter: only its range check uses it */
-    float tAB = deepA ? INFINITY : edge_time(A, EA, eeA, v, rr, &sn, &overlap);
-    float tBC = deepB ? INFINITY : edge_time(B, EB, eeB, v, rr, &sn, &overlap);
-    float tCA = deepC ? INFINITY : edge_time(C, EC, eeC, v, rr, &sn, &overlap);
+    float tAB = deepA ? INFINITY : edge_entry(A, EA, eeA, v, rr, &overlap);
+    float tBC = deepB ? INFINITY : edge_entry(B, EB, eeB, v, rr, &overlap);
+    float tCA = deepC ? INFINITY : edge_entry(C, EC, eeC, v, rr, &overlap);
     const vec3 O = {0.0f, 0.0f, 0.0f};
     if (face_in && ad <= r) /* the start over the face within r: touching if inside */
         overlap |= inside(O, A, B, C, mA, mB, mC);

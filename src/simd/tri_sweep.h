@@ -109,7 +109,8 @@ TOI_VINLINE vf tri_vertex_time(v3 P, v3 v, vf a, vf rr, vm *overlap)
 }
 
 /* An edge's cylinder (the scalar's edge_time), V0 + s e: its candidate time, +Inf when not
-   entered in (0, 1] within the segment; *overlap gains the lanes whose start touches it. */
+   entered in (0, 1] within the segment; *overlap gains the lanes whose start touches it.
+   Only the capsule sweeps use it; the sphere sweep uses tri_edge_entry below. */
 TOI_VINLINE vf tri_edge_time(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
 {
     const vf zero = vzero();
@@ -129,6 +130,38 @@ TOI_VINLINE vf tri_edge_time(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
     const v3 O = {zero, zero, zero};
     vf sn0 = v3dot(v3sub(O, V0), e);
     *overlap = mor(*overlap, mand(mand(edge_ok, vle(c, zero)), mand(vge(sn0, zero), vle(sn0, ee))));
+    return vsel(ok, t, vset(INFINITY));
+}
+
+/* An edge of the sweep (the scalar's edge_entry, where the method is explained; the capsule
+   sweeps keep tri_edge_time): the cylinder met in the plane across the edge, entered within
+   the segment or, beyond an end, at that end's disc; its candidate time, +Inf when not
+   entered in (0, 1]; *overlap gains the lanes whose start touches the segment. */
+TOI_VINLINE vf tri_edge_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
+{
+    const vf zero = vzero();
+    vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
+    vf pe = v3dot(V0, e), ve = v3dot(v, e);
+    vf k = vdiv(vset(1.0f), ee);
+    v3 P = v3sub(V0, v3scale(vmul(pe, k), e)), w = v3sub(v, v3scale(vmul(ve, k), e));
+    vf aw = v3dot(w, w);
+    vf b = v3dot(P, w);
+    vf c = vsub(v3dot(P, P), rr);
+    v3 cr = v3cross(P, w);
+    vf disc = vsub(vmul(aw, rr), v3dot(cr, cr));
+    vf q = vadd(vsqrt(disc), b);
+    vf snq = vsub(vmul(c, ve), vmul(pe, q));
+    vm lo = vlt(snq, zero), hi = vgt(snq, vmul(ee, q));
+    vm beyond = mor(lo, hi);
+    vm end = mor(mand(lo, vgt(ve, zero)), mand(hi, vlt(ve, zero)));
+    vf num = vsel(lo, pe, vsel(hi, vadd(pe, ee), c));
+    vf den = vsel(beyond, ve, q);
+    vf t = vdiv(num, den);
+    vm within = mor(mandnot(mconst(1), beyond), mand(end, vle(vmul(t, aw), q)));
+    vf sn0 = vneg(pe);
+    *overlap = mor(*overlap, mand(mand(edge_ok, vle(c, zero)), mand(vge(sn0, zero), vle(sn0, ee))));
+    vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
+                 mand(mand(vge(disc, zero), vle(t, vset(1.0f))), within));
     return vsel(ok, t, vset(INFINITY));
 }
 
@@ -211,7 +244,7 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
         tc[k] = tri_vertex_time(V[k], v, a, rr, &overlap);
     TOI_UNROLL
     for (int k = 0; k < 3; k++)
-        tc[3 + k] = tri_edge_time(V[k], E[k], ee[k], v, rr, &overlap);
+        tc[3 + k] = tri_edge_entry(V[k], E[k], ee[k], v, rr, &overlap);
     {
         vf t = vdiv(vsub(r, ad), adv);
         v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
