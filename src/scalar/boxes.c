@@ -145,6 +145,28 @@ TOI_SCALAR_INLINE void box_point(const float a[3][3], const float b[3][3], const
     }
 }
 
+/* Touching at t = 0 on an edge axis (linear motion): the midpoint p of box_point may lie in
+   neither box when thin or flat boxes cross (their closest edges pass each other beside the
+   contact); then the point of B nearest to it. p relative to B's centre, A's at Dt. */
+TOI_SCALAR_INLINE void overlap_edge_point(const float a[3][3], const float b[3][3],
+                                          const float Dt[3], const float ha[3],
+                                          const float hb[3], float p[3])
+{
+    float r[3] = {p[0] - Dt[0], p[1] - Dt[1], p[2] - Dt[2]}, q[3] = {0.0f, 0.0f, 0.0f};
+    int in_a = 1, in_b = 1;
+    for (int m = 0; m < 3; m++) {
+        float ua = dot3(a[m], r), ub = dot3(b[m], p);
+        in_a &= fabsf(ua) <= ha[m];
+        in_b &= fabsf(ub) <= hb[m];
+        ub = ub < -hb[m] ? -hb[m] : ub;
+        ub = ub > hb[m] ? hb[m] : ub;
+        for (int c = 0; c < 3; c++)
+            q[c] = q[c] + ub * b[m][c];
+    }
+    if (!in_a && !in_b)
+        p[0] = q[0], p[1] = q[1], p[2] = q[2];
+}
+
 /* ---- angular motion (docs/boxes.md, "Angular motion") ----
 
    Conservative advancement on the 15-axis separation. At time t each box is turned exactly
@@ -532,6 +554,8 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
     /* Point (relative to B's centre at t, scaled units). */
     float Dt[3] = {l[0] + t * v[0], l[1] + t * v[1], l[2] + t * v[2]};
     box_point(a, b, C, kn, dl[kn], LL[kn], n, Dt, ha, hb, S * TOI_BOX_FLAT, p);
+    if (overlap && kn >= 6)
+        overlap_edge_point(a, b, Dt, ha, hb, p);
     float un = toi_scalar_pow2_unscale(size);
     res->px = (B->c[0] + t * B->v[0]) + p[0] * un;
     res->py = (B->c[1] + t * B->v[1]) + p[1] * un;

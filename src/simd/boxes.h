@@ -213,6 +213,31 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
     *dk_o = dk, *Rk_o = Rk, *ek_o = ek, *LLk_o = LLk;
 }
 
+/* The scalar's overlap_edge_point() on the lanes of m: the midpoint p (relative to B's
+   centre, A's at Dt) replaced by the point of B nearest to it where it lies in neither box. */
+TOI_VINLINE void voverlap_edge_point(const vf a[3][3], const vf b[3][3], const vf Dt[3],
+                                     const vf ha[3], const vf hb[3], vm m, vf p[3])
+{
+    const vf zero = vzero();
+    vf r[3] = {vsub(p[0], Dt[0]), vsub(p[1], Dt[1]), vsub(p[2], Dt[2])};
+    vf q[3] = {zero, zero, zero};
+    vm in_a = mconst(1), in_b = mconst(1);
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        vf ua = vdot3(a[k], r), ub = vdot3(b[k], p);
+        in_a = mand(in_a, vle(vabs(ua), ha[k]));
+        in_b = mand(in_b, vle(vabs(ub), hb[k]));
+        ub = vclamp(ub, hb[k]);
+        TOI_UNROLL
+        for (int c = 0; c < 3; c++)
+            q[c] = vadd(q[c], vmul(ub, b[k][c]));
+    }
+    m = mandnot(m, mor(in_a, in_b));
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        p[c] = vsel(m, q[c], p[c]);
+}
+
 /* Axis k (0..14: a_i, b_j, a_i x b_j at 6 + 3i + j) of the linear sweep: its projections of
    A's centre and motion relative to B's (dl, dv; from the face axes' fdl, fdv) and its grown
    radius R, in the scalar's order (the edge axes as in scalar/boxes.c). */
@@ -414,6 +439,9 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     vf nv[3], p[3], dk, Rk, ek, LLk;
     vbox_normal_point(a, b, C, dl, d, R, LL, eF, eE, kn, Dt, ha, hb, S, nv, p, &dk, &Rk, &ek,
                       &LLk);
+    vm ov_edge = mand(mand(hit, overlap), vge(kn, vset(6.0f)));
+    if (mbits(ov_edge))
+        voverlap_edge_point(a, b, Dt, ha, hb, ov_edge, p);
     vf un = vpow2_unscale(size);
     o->nx = vsel(hit, nv[0], zero);
     o->ny = vsel(hit, nv[1], zero);
