@@ -1458,6 +1458,14 @@ static void case_spin_accuracy(const void *ctx)
                     CHECK(0, "point (family %d): %.9Lg from A, %.9Lg from B at t = %.9g", fam,
                           da, db, t);
                 }
+                /* touching at t = 0 on an edge axis: in both boxes (docs/boxes.md) */
+                ld dmax = da > db ? da : db;
+                if (t == 0 && ft <= 0 && edge_sine(P, Q, n[0], n[1], n[2]) > 0 &&
+                    !(dmax <= 4 * delta + 4 * (ld)FLT_EPSILON * pm)) {
+                    bad = 1;
+                    CHECK(0, "edge point at t = 0 (family %d): %.9Lg from A, %.9Lg from B",
+                          fam, da, db);
+                }
             }
             if (bad) {
                 fails++;
