@@ -1389,6 +1389,37 @@ static void case_spin_contract(const void *ctx)
         CHECK(one(im, Rd, Sl, 0, &h) == 1 && h.f[0][0] == 0.0f,
               "rod turning into the slab: t = %g", h.f[0][0]);
     }
+    /* 4b. touching at t = 0 on an edge axis, a thin box (A: 0.23 thick) 0.54 deep in another
+       (found by the accuracy group at 16x): the midpoint of the two edges' closest points lay
+       0.040 outside A and 0.018 outside B; the point must lie in both boxes */
+    {
+        float A4[NF] = {-2.59141731f, 0.201728821f, -1.0277406f, 0.0705943108f, -1.21494055f,
+                        3.32387161f, 0.723677278f, -0.369504005f, -0.519799888f, 0.26375404f,
+                        0.310306907f, 1.15425301f, 0.113897309f, -3.47595644f, 1.50570202f,
+                        -4.28425646f};
+        float B4[NF] = {-2.59476423f, -0.283583999f, -0.744685054f, -4.85961246f, 2.12221527f,
+                        -5.71568489f, -0.0598178394f, -0.214429334f, -0.529409587f,
+                        0.81863749f, 0.589078784f, 0.0847612917f, 0.919794559f, -1.35449672f,
+                        -5.20442963f, -1.94512653f};
+        ld delta = 64 * (ld)FLT_EPSILON * spin_scale(A4, B4);
+        for (unsigned fl = 0; fl <= TOI_ALL_OVERLAPS; fl += TOI_ALL_OVERLAPS) {
+            ptrdiff_t ret = one(im, A4, B4, fl, &h);
+            obox oa, ob;
+            ob_make(A4, 0, 0, &oa);
+            ob_make(B4, 0, 0, &ob);
+            ld p[3] = {h.f[4][0], h.f[5][0], h.f[6][0]};
+            ld da = pt_box(&oa, p), db = pt_box(&ob, p);
+            CHECK(ret == 1 && h.f[0][0] == 0.0f && near(h.f[7][0], 0.543710768f, 1e-5f) &&
+                      da <= 4 * delta && db <= 4 * delta,
+                  "deep edge overlap (flags %u): returned %td, t = %g, depth %g, point %.9Lg "
+                  "from A, %.9Lg from B", fl, ret, h.f[0][0], h.f[7][0], da, db);
+            float pt[3] = {h.f[4][0], h.f[5][0], h.f[6][0]};
+            one(&t_impls[0], A4, B4, fl, &h); /* the scalar reference's, bit for bit */
+            CHECK(memcmp(pt, (float[3]){h.f[4][0], h.f[5][0], h.f[6][0]}, sizeof pt) == 0,
+                  "deep edge overlap: point %.9g %.9g %.9g, scalar %.9g %.9g %.9g", pt[0],
+                  pt[1], pt[2], h.f[4][0], h.f[5][0], h.f[6][0]);
+        }
+    }
     /* 5. bad rotations: NaN, Inf, |w|_1 >= 2^127 -> a miss; -0 is no rotation */
     {
         static const float badw[] = {NAN, INFINITY, -INFINITY, 1e38f};
@@ -1521,6 +1552,14 @@ static void case_spin_accuracy(const void *ctx)
                     bad = 1;
                     CHECK(0, "point (family %d): %.9Lg from A, %.9Lg from B at t = %.9g", fam,
                           da, db, t);
+                }
+                /* touching at t = 0 on an edge axis: in both boxes (docs/boxes.md) */
+                ld dmax = da > db ? da : db;
+                if (t == 0 && ft <= 0 && edge_sine(P, Q, n[0], n[1], n[2]) > 0 &&
+                    !(dmax <= 4 * delta + 4 * (ld)FLT_EPSILON * pm)) {
+                    bad = 1;
+                    CHECK(0, "edge point at t = 0 (family %d): %.9Lg from A, %.9Lg from B",
+                          fam, da, db);
                 }
             }
             if (bad) {
