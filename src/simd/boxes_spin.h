@@ -305,77 +305,6 @@ TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm *dec, v
     *tp = vsel(rest, tn, t);
 }
 
-/* The scalar's chord_clip() and spin_overlap_point(): for the lanes in lanes (touching at
-   t = 0 on an edge axis) whose point p does not lie in both boxes, the middle of the longest
-   chord an edge of one box cuts from the other (when there is one). */
-TOI_VINLINE void vchord_clip(vf u0, vf du, vf h, vf *lo, vf *hi)
-{
-    const vf zero = vzero(), one = vset(1.0f), two = vset(2.0f);
-    vm z = veq(du, zero), pos = vgt(du, zero), in = vle(vabs(u0), h);
-    vf den = vsel(z, one, du);
-    vf q1 = vdiv(vsub(vneg(h), u0), den), q2 = vdiv(vsub(h, u0), den);
-    vf l = vsel(pos, q1, q2), r = vsel(pos, q2, q1);
-    l = vsel(z, vsel(in, vneg(one), two), l);
-    r = vsel(z, vsel(in, one, vneg(two)), r);
-    *lo = vsel(vgt(l, *lo), l, *lo);
-    *hi = vsel(vlt(r, *hi), r, *hi);
-}
-
-TOI_VINLINE void vspin_overlap_point(const vspin_eval *e, const vf ha[3], const vf hb[3],
-                                     vm lanes, vf p[3])
-{
-    const vf zero = vzero(), one = vset(1.0f), half = vset(0.5f);
-    vf r[3] = {vsub(p[0], e->D[0]), vsub(p[1], e->D[1]), vsub(p[2], e->D[2])};
-    vm inside = mconst(1);
-    TOI_UNROLL
-    for (int m = 0; m < 3; m++) {
-        inside = mand(inside, vle(vabs(vdot3(e->a[m], r)), ha[m]));
-        inside = mand(inside, vle(vabs(vdot3(e->b[m], p)), hb[m]));
-    }
-    lanes = mandnot(lanes, inside);
-    if (!mbits(lanes))
-        return;
-    vf best = vneg(one), bx[3] = {zero, zero, zero};
-    vm bbox = mconst(0); /* B's edge won */
-    TOI_UNROLL
-    for (int s = 0; s < 2; s++) {
-        const vf *h = s ? hb : ha, *ho = s ? ha : hb;
-        TOI_UNROLL
-        for (int k = 0; k < 3; k++) {
-            const int i = (k + 1) % 3, j = (k + 2) % 3;
-            TOI_UNROLL
-            for (int c = 0; c < 4; c++) {
-                vf si = c < 2 ? vneg(h[i]) : h[i], sj = (c & 1) ? h[j] : vneg(h[j]);
-                vf lo = vneg(one), hi = one;
-                TOI_UNROLL
-                for (int m = 0; m < 3; m++) {
-                    vf ci = s ? e->C[m][i] : e->C[i][m], cj = s ? e->C[m][j] : e->C[j][m];
-                    vf ck = s ? e->C[m][k] : e->C[k][m];
-                    vf u0 = vadd(vadd(s ? vneg(e->dl[m]) : e->dl[3 + m], vmul(si, ci)),
-                                 vmul(sj, cj));
-                    vchord_clip(u0, vmul(h[k], ck), ho[m], &lo, &hi);
-                }
-                vf len = vsel(vle(lo, hi), vmul(vsub(hi, lo), h[k]), vneg(one));
-                vm up = vgt(len, best);
-                best = vsel(up, len, best);
-                bbox = s ? mor(bbox, up) : mandnot(bbox, up);
-                bx[k] = vsel(up, vmul(vmul(vadd(lo, hi), half), h[k]), bx[k]);
-                bx[i] = vsel(up, si, bx[i]);
-                bx[j] = vsel(up, sj, bx[j]);
-            }
-        }
-    }
-    lanes = mand(lanes, vge(best, zero));
-    TOI_UNROLL
-    for (int c = 0; c < 3; c++) {
-        vf pa = vadd(vadd(vadd(e->D[c], vmul(bx[0], e->a[0][c])), vmul(bx[1], e->a[1][c])),
-                     vmul(bx[2], e->a[2][c]));
-        vf pb = vadd(vadd(vmul(bx[0], e->b[0][c]), vmul(bx[1], e->b[1][c])),
-                     vmul(bx[2], e->b[2][c]));
-        p[c] = vsel(lanes, vsel(bbox, pb, pa), p[c]);
-    }
-}
-
 /* The lanes in hitm (decided as hits at their t; ov: touching at t = 0), of those in
    active: the evaluation that decided them again, the normal, point and depth, and whether
    an overlap approaches. */
@@ -399,7 +328,8 @@ TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, vm 
     *texit = o->t;
     if (!full)
         return hit;
-    vspin_overlap_point(&e, ha, hb, mand(mand(hit, ov), vge(e.kf, vset(6.0f))), p);
+    vbox_overlap_point(e.a, e.b, e.C, e.dl, e.D, ha, hb,
+                       mand(mand(hit, ov), vge(e.kf, vset(6.0f))), p);
     vf un = vpow2_unscale(Q->size);
     o->nx = vsel(hit, nv[0], zero);
     o->ny = vsel(hit, nv[1], zero);
