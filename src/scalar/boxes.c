@@ -145,6 +145,75 @@ TOI_SCALAR_INLINE void box_point(const float a[3][3], const float b[3][3], const
     }
 }
 
+/* Touching at t = 0 on an edge axis: the midpoint of the two edges' closest points need not
+   lie in either box (a thin box pushed deep into another: the edges' closest points are
+   depth apart along n, each beyond the other box). When it does not lie in both boxes, the
+   point becomes the middle of the longest chord that an edge of one box cuts from the other
+   (ties to the lowest edge: A's 12 edges, then B's; the edges along axis k at the corners
+   (-,-) (-,+) (+,-) (+,+) of axes k + 1, k + 2), a point of both boxes; two convex solids
+   that meet have an edge of one meeting the other. With no chord (they touch only within
+   the radii's rounding growth) the midpoint stays. In B's frame a chord of A's edge comes
+   from D.b_m = dl[3 + m] and C, in A's frame one of B's edge from dl[m] and C: no products
+   of vectors. The segment u0 + s du (s in [-1, 1]) within |u| <= h: [lo, hi] narrowed. */
+TOI_SCALAR_INLINE void chord_clip(float u0, float du, float h, float *lo, float *hi)
+{
+    float den = du == 0.0f ? 1.0f : du;
+    float q1 = (-h - u0) / den, q2 = (h - u0) / den;
+    float l = du > 0.0f ? q1 : q2, r = du > 0.0f ? q2 : q1;
+    int in = fabsf(u0) <= h;
+    l = du == 0.0f ? (in ? -1.0f : 2.0f) : l;
+    r = du == 0.0f ? (in ? 1.0f : -2.0f) : r;
+    *lo = l > *lo ? l : *lo;
+    *hi = r < *hi ? r : *hi;
+}
+
+TOI_SCALAR_INLINE void box_overlap_point(const float a[3][3], const float b[3][3],
+                                         const float C[3][3], const float dl[6],
+                                         const float D[3], const float ha[3], const float hb[3],
+                                         float p[3])
+{
+    float r[3] = {p[0] - D[0], p[1] - D[1], p[2] - D[2]};
+    int inside = 1;
+    for (int m = 0; m < 3; m++) {
+        inside &= fabsf(dot3(a[m], r)) <= ha[m];
+        inside &= fabsf(dot3(b[m], p)) <= hb[m];
+    }
+    if (inside)
+        return;
+    float best = -1.0f, bx[3] = {0.0f, 0.0f, 0.0f};
+    int bbox = -1;
+    for (int s = 0; s < 2; s++) { /* s = 0: A's edges in B; 1: B's edges in A */
+        const float *h = s ? hb : ha, *ho = s ? ha : hb;
+        for (int k = 0; k < 3; k++) {
+            int i = (k + 1) % 3, j = (k + 2) % 3;
+            for (int c = 0; c < 4; c++) {
+                float si = c < 2 ? -h[i] : h[i], sj = (c & 1) ? h[j] : -h[j];
+                float lo = -1.0f, hi = 1.0f;
+                for (int m = 0; m < 3; m++) {
+                    /* A's edge in B's frame: D.b_m + si a_i.b_m + sj a_j.b_m, along h_k a_k.b_m;
+                       B's in A's: -D.a_m + si b_i.a_m + sj b_j.a_m, along h_k b_k.a_m */
+                    float ci = s ? C[m][i] : C[i][m], cj = s ? C[m][j] : C[j][m];
+                    float ck = s ? C[m][k] : C[k][m];
+                    float u0 = ((s ? -dl[m] : dl[3 + m]) + si * ci) + sj * cj;
+                    chord_clip(u0, h[k] * ck, ho[m], &lo, &hi);
+                }
+                float len = lo <= hi ? (hi - lo) * h[k] : -1.0f;
+                if (len > best) {
+                    best = len, bbox = s;
+                    bx[k] = ((lo + hi) * 0.5f) * h[k], bx[i] = si, bx[j] = sj;
+                }
+            }
+        }
+    }
+    if (bbox < 0)
+        return;
+    for (int c = 0; c < 3; c++) {
+        float pa = ((D[c] + bx[0] * a[0][c]) + bx[1] * a[1][c]) + bx[2] * a[2][c];
+        float pb = (bx[0] * b[0][c] + bx[1] * b[1][c]) + bx[2] * b[2][c];
+        p[c] = bbox ? pb : pa;
+    }
+}
+
 /* ---- angular motion (docs/boxes.md, "Angular motion") ----
 
    Conservative advancement on the 15-axis separation. At time t each box is turned exactly
@@ -378,6 +447,8 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     float n[3], p[3];
     box_normal(e.a, e.b, e.C, kn, e.dl[kn], n);
     box_point(e.a, e.b, e.C, kn, e.dl[kn], e.LL[kn], n, e.D, ha, hb, S * TOI_BOX_FLAT, p);
+    if (overlap && kn >= 6)
+        box_overlap_point(e.a, e.b, e.C, e.dl, e.D, ha, hb, p);
     if (overlap && !(spin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, n, S * TOI_BOX_FLAT) &&
                      e.d[kn] > 0.0f) &&
         !(flags & TOI_ALL_OVERLAPS))
@@ -532,6 +603,8 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
     /* Point (relative to B's centre at t, scaled units). */
     float Dt[3] = {l[0] + t * v[0], l[1] + t * v[1], l[2] + t * v[2]};
     box_point(a, b, C, kn, dl[kn], LL[kn], n, Dt, ha, hb, S * TOI_BOX_FLAT, p);
+    if (overlap && kn >= 6)
+        box_overlap_point(a, b, C, dl, Dt, ha, hb, p);
     float un = toi_scalar_pow2_unscale(size);
     res->px = (B->c[0] + t * B->v[0]) + p[0] * un;
     res->py = (B->c[1] + t * B->v[1]) + p[1] * un;

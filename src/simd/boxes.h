@@ -213,6 +213,80 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
     *dk_o = dk, *Rk_o = Rk, *ek_o = ek, *LLk_o = LLk;
 }
 
+/* The scalar's chord_clip() and box_overlap_point(): for the lanes in lanes (touching at
+   t = 0 on an edge axis) whose point p does not lie in both boxes, the middle of the longest
+   chord an edge of one box cuts from the other (when there is one). */
+TOI_VINLINE void vchord_clip(vf u0, vf du, vf h, vf *lo, vf *hi)
+{
+    const vf zero = vzero(), one = vset(1.0f), two = vset(2.0f);
+    vm z = veq(du, zero), pos = vgt(du, zero), in = vle(vabs(u0), h);
+    vf den = vsel(z, one, du);
+    vf q1 = vdiv(vsub(vneg(h), u0), den), q2 = vdiv(vsub(h, u0), den);
+    vf l = vsel(pos, q1, q2), r = vsel(pos, q2, q1);
+    l = vsel(z, vsel(in, vneg(one), two), l);
+    r = vsel(z, vsel(in, one, vneg(two)), r);
+    *lo = vsel(vgt(l, *lo), l, *lo);
+    *hi = vsel(vlt(r, *hi), r, *hi);
+}
+
+TOI_VINLINE void vbox_overlap_point(const vf a[3][3], const vf b[3][3], const vf C[3][3],
+                                    const vf dl[6], const vf D[3], const vf ha[3],
+                                    const vf hb[3], vm lanes, vf p[3])
+{
+    if (!mbits(lanes))
+        return;
+    const vf zero = vzero(), one = vset(1.0f), half = vset(0.5f);
+    vf r[3] = {vsub(p[0], D[0]), vsub(p[1], D[1]), vsub(p[2], D[2])};
+    vm inside = mconst(1);
+    TOI_UNROLL
+    for (int m = 0; m < 3; m++) {
+        inside = mand(inside, vle(vabs(vdot3(a[m], r)), ha[m]));
+        inside = mand(inside, vle(vabs(vdot3(b[m], p)), hb[m]));
+    }
+    lanes = mandnot(lanes, inside);
+    if (!mbits(lanes))
+        return;
+    vf best = vneg(one), bx[3] = {zero, zero, zero};
+    vm bbox = mconst(0); /* B's edge won */
+    TOI_UNROLL
+    for (int s = 0; s < 2; s++) {
+        const vf *h = s ? hb : ha, *ho = s ? ha : hb;
+        TOI_UNROLL
+        for (int k = 0; k < 3; k++) {
+            const int i = (k + 1) % 3, j = (k + 2) % 3;
+            TOI_UNROLL
+            for (int c = 0; c < 4; c++) {
+                vf si = c < 2 ? vneg(h[i]) : h[i], sj = (c & 1) ? h[j] : vneg(h[j]);
+                vf lo = vneg(one), hi = one;
+                TOI_UNROLL
+                for (int m = 0; m < 3; m++) {
+                    vf ci = s ? C[m][i] : C[i][m], cj = s ? C[m][j] : C[j][m];
+                    vf ck = s ? C[m][k] : C[k][m];
+                    vf u0 = vadd(vadd(s ? vneg(dl[m]) : dl[3 + m], vmul(si, ci)),
+                                 vmul(sj, cj));
+                    vchord_clip(u0, vmul(h[k], ck), ho[m], &lo, &hi);
+                }
+                vf len = vsel(vle(lo, hi), vmul(vsub(hi, lo), h[k]), vneg(one));
+                vm up = vgt(len, best);
+                best = vsel(up, len, best);
+                bbox = s ? mor(bbox, up) : mandnot(bbox, up);
+                bx[k] = vsel(up, vmul(vmul(vadd(lo, hi), half), h[k]), bx[k]);
+                bx[i] = vsel(up, si, bx[i]);
+                bx[j] = vsel(up, sj, bx[j]);
+            }
+        }
+    }
+    lanes = mand(lanes, vge(best, zero));
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++) {
+        vf pa = vadd(vadd(vadd(D[c], vmul(bx[0], a[0][c])), vmul(bx[1], a[1][c])),
+                     vmul(bx[2], a[2][c]));
+        vf pb = vadd(vadd(vmul(bx[0], b[0][c]), vmul(bx[1], b[1][c])),
+                     vmul(bx[2], b[2][c]));
+        p[c] = vsel(lanes, vsel(bbox, pb, pa), p[c]);
+    }
+}
+
 /* Axis k (0..14: a_i, b_j, a_i x b_j at 6 + 3i + j) of the linear sweep: its projections of
    A's centre and motion relative to B's (dl, dv; from the face axes' fdl, fdv) and its grown
    radius R, in the scalar's order (the edge axes as in scalar/boxes.c). */
@@ -414,6 +488,8 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     vf nv[3], p[3], dk, Rk, ek, LLk;
     vbox_normal_point(a, b, C, dl, d, R, LL, eF, eE, kn, Dt, ha, hb, S, nv, p, &dk, &Rk, &ek,
                       &LLk);
+    vbox_overlap_point(a, b, C, dl, Dt, ha, hb, mand(mand(hit, overlap), vge(kn, vset(6.0f))),
+                       p);
     vf un = vpow2_unscale(size);
     o->nx = vsel(hit, nv[0], zero);
     o->ny = vsel(hit, nv[1], zero);

@@ -328,6 +328,8 @@ TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, vm 
     *texit = o->t;
     if (!full)
         return hit;
+    vbox_overlap_point(e.a, e.b, e.C, e.dl, e.D, ha, hb,
+                       mand(mand(hit, ov), vge(e.kf, vset(6.0f))), p);
     vf un = vpow2_unscale(Q->size);
     o->nx = vsel(hit, nv[0], zero);
     o->ny = vsel(hit, nv[1], zero);
