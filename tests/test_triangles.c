@@ -341,11 +341,17 @@ static void case_floor_slide(const void *ctx)
    degrees off edge AB whose distance from the edge exceeds r + 64 * FLT_EPSILON * S all
    along (the oracle misses even with r grown): the rounding of v x e along e, times the
    vertex's long component along the edge, put the path inside the cylinder, a hit at t =
-   0.9724. Every flag, through the three queries. */
+   0.9724. C (from the magnitude group): a sphere of radius 7e-25 moving 2e-24, 0.0012
+   beyond the end b of a sliver 0.036 long (BC) and within 1e-24 of its line: so near the
+   line, the cylinder quadratic's c and q are subnormal in the kernel's units, and the
+   entry's projection along the edge, tested as c ve - pe q, vanished with them: the path
+   was judged within the segment, a hit at t = 1 (where the SIMD kernels, which do not skip
+   on the separation reject, reported it; the scalar reference's reject missed). Every flag,
+   through the three queries. */
 static void case_edge_end_graze(const void *ctx)
 {
     const t_impl *im = ctx;
-    static const tcase c[2] = {
+    static const tcase c[3] = {
         {"A", {893.538391f, 2492.13281f, -973.178223f, -1216.74707f, -2862.5415f, 1530.15247f,
                18.8325348f},
          {460.646729f, -881.943237f, 862.078369f, 64.8116455f, 494.354492f, 89.9141846f,
@@ -355,6 +361,11 @@ static void case_edge_end_graze(const void *ctx)
                0.00481178798f},
          {0.875809908f, 0.138072252f, 0.533944964f, -0.0137808323f, -0.895240068f,
           -0.289188385f, -0.701856732f, 0.629365683f, -0.482314944f},
+         0, {0}},
+        {"C", {-0x1.c2befp-81f, 0x1.3118dap-10f, -0x1.3414fp-82f, 0x1.a36c74p-81f,
+               0x1.a2dcd4p-81f, -0x1.794bap-82f, 0x1.c11a7p-81f},
+         {-0x1.d2684cp-125f, 0x1.c948a8p-82f, 0x1.e8b7a8p-82f, 0x1.0b5ff4p-81f, 0x1.5b6ccp-83f,
+          -0x1.861ac4p-81f, -0x1.8e3c98p-81f, -0x1.248b1cp-5f, 0x1.f89c6p-82f},
          0, {0}}};
     t_sph s;
     t_tri t;
@@ -362,7 +373,7 @@ static void case_edge_end_graze(const void *ctx)
     t_spheres_alloc(&s, 1);
     t_tri_alloc(&t, 1);
     t_hits_alloc(&h, 1);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         put(&s, &t, 0, &c[i]);
         for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
             int want = i == 0 && !(flags & TOI_CULL_BACKFACES);

@@ -207,14 +207,16 @@ static inline float edge_time(vec3 V0, vec3 e, float ee, vec3 v, float rr, float
    e, and a path grazing the cylinder by far more than the margin was judged inside it.
    Here the parts along e that rounding leaves in P and w add to the squares and cross
    product only at second order.) The entry then projects at sn(t1) = t1 ve - pe along
-   the edge, tested as sn(t1) q = c ve - pe q within [0, ee q]. Entered beyond an end while
+   the edge, tested within [0, ee] after the division (not as sn(t1) q = c ve - pe q within
+   [0, ee q], which needs no division but underflows: for a sphere and a path within ~1e-20
+   of the size of the line, c and q are subnormal, the products vanish, and a path far
+   beyond an end was judged within the segment). Entered beyond an end while
    moving toward the segment, the path meets the end's disc (sn = 0, or ee) at t = pe / ve,
    or (pe + ee) / ve, and is in contact there if it is still in the cylinder (t <= t2 =
    q / aw). That contact is also the end vertex's, whose ball holds the disc, so it changes
    no exact result; but the entry time of a path grazing the cylinder is poorly conditioned
    (a rounding of c or q moves it far along the path), and when rounding puts it just past
-   an end whose ball is grazed too, neither piece would hit: the disc closes that gap. One
-   division, of the selected numerator and denominator, gives either time. */
+   an end whose ball is grazed too, neither piece would hit: the disc closes that gap. */
 static inline float edge_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, int *overlap)
 {
     int edge_ok = ee >= TOI_MIN_DIR2; /* else no edge: neither a time nor an overlap */
@@ -227,12 +229,12 @@ static inline float edge_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, int 
     vec3 cr = cross3(P, w);
     float disc = aw * rr - dot3(cr, cr);
     float q = sqrtf(disc) + b;
-    float snq = c * ve - pe * q;
-    int lo = snq < 0.0f, hi = snq > ee * q; /* the entry beyond V0, or beyond V0 + e */
+    float t1 = c / q;
+    float sn1 = t1 * ve - pe;
+    int lo = sn1 < 0.0f, hi = sn1 > ee; /* the entry beyond V0, or beyond V0 + e */
     int end = (lo & (ve > 0.0f)) | (hi & (ve < 0.0f));
-    float num = lo ? pe : hi ? pe + ee : c;
-    float den = (lo | hi) ? ve : q;
-    float t = num / den;
+    float tend = (lo ? pe : pe + ee) / ve;
+    float t = (lo | hi) ? tend : t1;
     int within = ((lo | hi) ^ 1) | (end & (t * aw <= q));
     float sn0 = -pe;
     *overlap |= edge_ok & (c <= 0.0f) & (sn0 >= 0.0f) & (sn0 <= ee);

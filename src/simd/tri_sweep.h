@@ -150,13 +150,13 @@ TOI_VINLINE vf tri_edge_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
     v3 cr = v3cross(P, w);
     vf disc = vsub(vmul(aw, rr), v3dot(cr, cr));
     vf q = vadd(vsqrt(disc), b);
-    vf snq = vsub(vmul(c, ve), vmul(pe, q));
-    vm lo = vlt(snq, zero), hi = vgt(snq, vmul(ee, q));
+    vf t1 = vdiv(c, q);
+    vf sn1 = vsub(vmul(t1, ve), pe);
+    vm lo = vlt(sn1, zero), hi = vgt(sn1, ee);
     vm beyond = mor(lo, hi);
     vm end = mor(mand(lo, vgt(ve, zero)), mand(hi, vlt(ve, zero)));
-    vf num = vsel(lo, pe, vsel(hi, vadd(pe, ee), c));
-    vf den = vsel(beyond, ve, q);
-    vf t = vdiv(num, den);
+    vf tend = vdiv(vsel(lo, pe, vadd(pe, ee)), ve);
+    vf t = vsel(beyond, tend, t1);
     vm within = mor(mandnot(mconst(1), beyond), mand(end, vle(vmul(t, aw), q)));
     vf sn0 = vneg(pe);
     *overlap = mor(*overlap, mand(mand(edge_ok, vle(c, zero)), mand(vge(sn0, zero), vle(sn0, ee))));
