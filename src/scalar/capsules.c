@@ -51,9 +51,12 @@ TOI_SCALAR_INLINE float end_time(vec3 l, vec3 v, float a, float RR)
 }
 
 /* The cylinder of radius R around the line l0 + u e, entered at a point with u in [0, 1]
-   (the edge test of scalar/tri_sweep.h, edge_time, in the frame where the centre moves by
-   w = -v against the segment at rest): +Inf when not entered in [.., 1], no cylinder for
-   e.e < TOI_MIN_DIR2. As for the end balls, a start inside it gives t <= 0. */
+   (through u = w x e, in the frame where the centre moves by w = -v against the segment at
+   rest): +Inf when not entered in [.., 1], no cylinder for e.e < TOI_MIN_DIR2. As for the
+   end balls, a start inside it gives t <= 0. (The triangle edge test, edge_entry in
+   scalar/tri_sweep.h, left this form: for a path nearly parallel to the line, the rounding
+   of u along e loses the distance to it. No such failure of this function has been found;
+   it is a known risk, not a fixed one.) */
 TOI_SCALAR_INLINE float cylinder_time(vec3 l0, vec3 e, float ee, vec3 w, float RR)
 {
     int ok = ee >= TOI_MIN_DIR2;
@@ -621,13 +624,12 @@ TOI_SCALAR_INLINE void edge_para(vec3 e, float ee, vec3 V0, vec3 V1, vec3 E, flo
 }
 
 /* The end ball at X0 (relative start, moving by v) against the triangle V[3]: the earliest of
-   the sphere query's seven pieces (vertex_time, edge_time and its face slab). */
+   the sphere query's seven pieces (vertex_time, edge_entry and its face slab). */
 TOI_SCALAR_INLINE float end_ball_time(vec3 X0, const vec3 V[3], const vec3 E[3],
                                       const float ee[3], const vec3 m[3], int face_in, vec3 n,
                                       vec3 v, float a, float r, float rr)
 {
     int ov = 0;
-    float sn;
     vec3 W[3];
     for (int k = 0; k < 3; k++)
         W[k] = sub3(V[k], X0);
@@ -635,7 +637,7 @@ TOI_SCALAR_INLINE float end_ball_time(vec3 X0, const vec3 V[3], const vec3 E[3],
     earlier(vertex_time(W[1], v, a, rr, &ov), &t);
     earlier(vertex_time(W[2], v, a, rr, &ov), &t);
     for (int k = 0; k < 3; k++)
-        earlier(edge_time(W[k], E[k], ee[k], v, rr, &sn, &ov), &t);
+        earlier(edge_entry(W[k], E[k], ee[k], v, rr, &ov), &t);
     float s0 = -dot3(W[0], n);
     float dv = dot3(v, n);
     float ad = fabsf(s0);

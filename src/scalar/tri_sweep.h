@@ -169,41 +169,14 @@ static inline float vertex_time(vec3 P, vec3 v, float a, float rr, int *overlap)
     return ((c > 0.0f) & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f)) ? t : INFINITY;
 }
 
-/* Edge V0 + s e: its candidate time (+Inf when not entered in (0, 1] within the segment);
-   *sn = (p(t) - V0).e for that time; *overlap set when the start touches the segment.
-   Computed whole, then selected, like a vertex. Only the capsule sweeps use this form
-   (scalar/capsules.c); the sphere sweep's edge_entry below replaces it, since through
-   u = v x e a path nearly parallel to the edge loses its distance to the line. */
-static inline float edge_time(vec3 V0, vec3 e, float ee, vec3 v, float rr, float *sn,
-                              int *overlap)
-{
-    int edge_ok = ee >= TOI_MIN_DIR2; /* else no edge: neither a time nor an overlap */
-    vec3 u = cross3(v, e), w = cross3(V0, e);
-    float au = dot3(u, u);
-    float c = dot3(w, w) - rr * ee;
-    float b = dot3(u, w);
-    float g = dot3(u, V0);
-    /* The sign of the discriminant is h's: the product with ee can underflow to -0 for an
-       edge far smaller than the query, which must not pass for a touching path. */
-    float h = au * rr - g * g;
-    float disc = ee * h;
-    float t = c / (sqrtf(disc) + b);
-    *sn = dot3(sub3(mul3(v, t), V0), e);
-    const vec3 O = {0.0f, 0.0f, 0.0f};
-    float sn0 = dot3(sub3(O, V0), e);
-    *overlap |= edge_ok & (c <= 0.0f) & (sn0 >= 0.0f) & (sn0 <= ee);
-    return (edge_ok & (c > 0.0f) & (b > 0.0f) & (h >= 0.0f) & (t <= 1.0f) &
-            (*sn >= 0.0f) & (*sn <= ee)) ? t : INFINITY;
-}
-
-/* Edge V0 + s e of the sweep (the capsule sweeps keep edge_time): its candidate time (+Inf
+/* Edge V0 + s e of the sweep (and of the capsule sweeps' end balls): its candidate time (+Inf
    when not entered in (0, 1] within the segment); *overlap set when the start touches the
    segment. Computed whole, then selected, like a vertex. The cylinder is met in the plane
    across the edge: P, the edge line's point nearest the start (relative to it), and w, the
    motion across the edge, are V0 and v less their parts along e, and the vertex quadratic
    of P and w gives the entry t1 = c / q into the infinite cylinder. (Through u = v x e, as
-   edge_time does, a path nearly parallel to the edge loses its distance to the line: the
-   rounding of u along e, ~FLT_EPSILON |v| |e|, is multiplied by V0's long component along
+   the capsules' cylinder_time still does, a path nearly parallel to the edge loses its
+   distance to the line: the rounding of u along e, ~FLT_EPSILON |v| |e|, is multiplied by V0's long component along
    e, and a path grazing the cylinder by far more than the margin was judged inside it.
    Here the parts along e that rounding leaves in P and w add to the squares and cross
    product only at second order.) The entry then projects at sn(t1) = t1 ve - pe along

@@ -521,7 +521,7 @@ TOI_VINLINE vf ct_end_ball_time(v3 X0, const vctri *T, v3 v, vf a, vf r, vf rr)
     }
     TOI_UNROLL
     for (int k = 0; k < 3; k++) {
-        vf tk = tri_edge_time(W[k], T->E[k], T->ee[k], v, rr, &ov);
+        vf tk = tri_edge_entry(W[k], T->E[k], T->ee[k], v, rr, &ov);
         t = vsel(vlt(tk, t), tk, t);
     }
     vf s0 = vneg(v3dot(W[0], T->n));

@@ -108,33 +108,8 @@ TOI_VINLINE vf tri_vertex_time(v3 P, v3 v, vf a, vf rr, vm *overlap)
     return vsel(ok, t, vset(INFINITY));
 }
 
-/* An edge's cylinder (the scalar's edge_time), V0 + s e: its candidate time, +Inf when not
-   entered in (0, 1] within the segment; *overlap gains the lanes whose start touches it.
-   Only the capsule sweeps use it; the sphere sweep uses tri_edge_entry below. */
-TOI_VINLINE vf tri_edge_time(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
-{
-    const vf zero = vzero();
-    vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
-    v3 u = v3cross(v, e), w = v3cross(V0, e);
-    vf au = v3dot(u, u);
-    vf c = vsub(v3dot(w, w), vmul(rr, ee));
-    vf b = v3dot(u, w);
-    vf g = v3dot(u, V0);
-    vf h = vsub(vmul(au, rr), vmul(g, g));
-    vf disc = vmul(ee, h);
-    vf t = vdiv(c, vadd(vsqrt(disc), b));
-    v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
-    vf sn = v3dot(v3sub(P, V0), e);
-    vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
-                 mand(mand(vge(h, zero), vle(t, vset(1.0f))), mand(vge(sn, zero), vle(sn, ee))));
-    const v3 O = {zero, zero, zero};
-    vf sn0 = v3dot(v3sub(O, V0), e);
-    *overlap = mor(*overlap, mand(mand(edge_ok, vle(c, zero)), mand(vge(sn0, zero), vle(sn0, ee))));
-    return vsel(ok, t, vset(INFINITY));
-}
-
-/* An edge of the sweep (the scalar's edge_entry, where the method is explained; the capsule
-   sweeps keep tri_edge_time): the cylinder met in the plane across the edge, entered within
+/* An edge of the sweep (the scalar's edge_entry, where the method is explained; also the
+   capsule sweeps' end balls'): the cylinder met in the plane across the edge, entered within
    the segment or, beyond an end, at that end's disc; its candidate time, +Inf when not
    entered in (0, 1]; *overlap gains the lanes whose start touches the segment. */
 TOI_VINLINE vf tri_edge_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
