@@ -545,7 +545,7 @@ TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uin
    nearly nine in ten, but only about a third of the whole vectors), the others are packed
    into full vectors and answered by the whole kernel, so that the edge axes run on live
    pairs only. Every lane performs the same operations as in boxes_block: same bits. */
-#define BOX_CHUNK (16 * VW)
+#define BOX_CHUNK (64 * VW)
 
 /* The face pass of the linear two-pass path for pairs [i, i + cnt): the lanes the six face
    axes do not rule out (entry after 1, exit before 0, or empty), with exactly the scalar's
