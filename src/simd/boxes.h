@@ -365,12 +365,26 @@ TOI_VINLINE vm vbox_rel(const vbox *A, const vbox *B, vf l[3], vf v[3], vf ha[3]
     return valid;
 }
 
-/* faces_only: return after the face axes, with the lanes they do not rule out (no output
-   written); the rest of the query is then sweep_box_vec again on those lanes. */
-TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int full, vres *o,
-                             vf *texit, vm *spin, int faces_only)
+/* Axis k's interval [lo, hi] of t from its projections dlk, dvk and grown radius Rk: with
+   w = the closing speed, w > 0: [q1, q2]; w < 0: [q2, q1]; w = 0: all t or none as g <= 0
+   (w is finite in a valid lane, so these are the scalar's cases). */
+TOI_VINLINE void vbox_interval(vf dlk, vf dvk, vf Rk, vf *lo, vf *hi)
 {
     const vf zero = vzero(), inf = vset(INFINITY);
+    vf dk = vabs(dlk);
+    vf wk = vsel(vge(dlk, zero), vneg(dvk), dvk);
+    vf g = vsub(dk, Rk);
+    vf q1 = vdiv(g, wk), q2 = vdiv(vadd(dk, Rk), wk);
+    vm wn = vlt(wk, zero), wz = veq(wk, zero);
+    vf lo0 = vsel(vle(g, zero), vneg(inf), inf);
+    *lo = vsel(wz, lo0, vsel(wn, q2, q1));
+    *hi = vsel(wz, vneg(lo0), vsel(wn, q1, q2));
+}
+
+TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int full, vres *o,
+                             vf *texit, vm *spin)
+{
+    const vf zero = vzero();
     vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, qqa, qqb;
     vm valid = vbox_rel(A, B, l, v, ha, hb, &size, &S, &eF, &eE, &qqa, &qqb, spin);
 
@@ -399,8 +413,6 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
                lane; k = 3: A's face axes already do (the entry time only grows and the exit
                time only falls over the later axes, so these lanes are missed at k = 6 too) */
             vm alive = mand(valid, mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout)));
-            if (faces_only && (k == 6 || !mbits(alive)))
-                return alive;
             if (!mbits(alive)) {
                 o->t = vset(TOI_NO_HIT);
                 if (texit)
@@ -417,17 +429,8 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
         }
         vf dlk, dvk, Rk;
         vbox_axis(k, C, AC, fdl, fdv, ha, hb, eF, eE, &dlk, &dvk, &Rk);
-        vf dk = vabs(dlk);
-        vm pos = vge(dlk, zero);
-        vf wk = vsel(pos, vneg(dvk), dvk);
-        vf g = vsub(dk, Rk);
-        vf q1 = vdiv(g, wk), q2 = vdiv(vadd(dk, Rk), wk);
-        /* w > 0: [q1, q2]; w < 0: [q2, q1]; w = 0: all t or none as g <= 0 (w is finite in
-           a valid lane, so these are the scalar's cases) */
-        vm wn = vlt(wk, zero), wz = veq(wk, zero);
-        vf lo0 = vsel(vle(g, zero), vneg(inf), inf);
-        vf lo = vsel(wz, lo0, vsel(wn, q2, q1));
-        vf hi = vsel(wz, vneg(lo0), vsel(wn, q1, q2));
+        vf lo, hi;
+        vbox_interval(dlk, dvk, Rk, &lo, &hi);
         if (k == 0) {
             tin = lo, tout = hi;
         } else {
@@ -509,7 +512,7 @@ static __attribute__((noinline)) vm sweep_box_call(const vbox *A, const vbox *B,
                                                   vm all_overlaps, int full, vres *o,
                                                   vf *texit, vm *spin)
 {
-    return sweep_box_vec(A, B, all_overlaps, full, o, texit, spin, 0);
+    return sweep_box_vec(A, B, all_overlaps, full, o, texit, spin);
 }
 
 #include "boxes_spin.h"
@@ -542,28 +545,98 @@ TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uin
    nearly nine in ten, but only about a third of the whole vectors), the others are packed
    into full vectors and answered by the whole kernel, so that the edge axes run on live
    pairs only. Every lane performs the same operations as in boxes_block: same bits. */
-#define BOX_CHUNK (16 * VW)
+#define BOX_CHUNK (64 * VW)
+
+/* The face pass of the linear two-pass path for pairs [i, i + cnt): the lanes the six face
+   axes do not rule out (entry after 1, exit before 0, or empty), with exactly the scalar's
+   operations up to its early miss, loaded straight from the arrays. No validity check: a
+   lane it rules out is a miss whether its input is valid (the scalar's early miss) or not
+   (bad input), and a lane it keeps goes through the whole query. */
+TOI_VINLINE vm vbox_faces(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
+                          const uint32_t *ib, size_t i, size_t cnt)
+{
+    const vf one = vset(1.0f), zero = vzero();
+    vf l[3], v[3], ha[3], hb[3];
+    l[0] = vsub(vbox_get(A->x, ia, i, cnt), vbox_get(B->x, ib, i, cnt));
+    l[1] = vsub(vbox_get(A->y, ia, i, cnt), vbox_get(B->y, ib, i, cnt));
+    l[2] = vsub(vbox_get(A->z, ia, i, cnt), vbox_get(B->z, ib, i, cnt));
+    v[0] = vsub(vbox_get(A->vx, ia, i, cnt), vbox_get(B->vx, ib, i, cnt));
+    v[1] = vsub(vbox_get(A->vy, ia, i, cnt), vbox_get(B->vy, ib, i, cnt));
+    v[2] = vsub(vbox_get(A->vz, ia, i, cnt), vbox_get(B->vz, ib, i, cnt));
+    ha[0] = vbox_get(A->hx, ia, i, cnt), ha[1] = vbox_get(A->hy, ia, i, cnt);
+    ha[2] = vbox_get(A->hz, ia, i, cnt);
+    hb[0] = vbox_get(B->hx, ib, i, cnt), hb[1] = vbox_get(B->hy, ib, i, cnt);
+    hb[2] = vbox_get(B->hz, ib, i, cnt);
+    vf hsum = vadd(vadd(vadd(ha[0], ha[1]), ha[2]), vadd(vadd(hb[0], hb[1]), hb[2]));
+    vf size = vadd(vadd(vadd(vabs(l[0]), vabs(l[1])), vabs(l[2])),
+                   vadd(vadd(vabs(v[0]), vabs(v[1])), vabs(v[2])));
+    size = vadd(size, hsum);
+    vf s = vpow2_scale(size);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++) {
+        l[c] = vmul(l[c], s), v[c] = vmul(v[c], s);
+        ha[c] = vmul(ha[c], s), hb[c] = vmul(hb[c], s);
+    }
+    vf eF = vmul(vmul(size, s), vset(TOI_BOX_GROW_FACE));
+
+    vf q[4], a[3][3], b[3][3], AC[3][3];
+    q[0] = vbox_get(A->qw, ia, i, cnt), q[1] = vbox_get(A->qx, ia, i, cnt);
+    q[2] = vbox_get(A->qy, ia, i, cnt), q[3] = vbox_get(A->qz, ia, i, cnt);
+    vquat_axes(q, vquat_norm2(q), a);
+    q[0] = vbox_get(B->qw, ib, i, cnt), q[1] = vbox_get(B->qx, ib, i, cnt);
+    q[2] = vbox_get(B->qy, ib, i, cnt), q[3] = vbox_get(B->qz, ib, i, cnt);
+    vquat_axes(q, vquat_norm2(q), b);
+    TOI_UNROLL
+    for (int r = 0; r < 3; r++)
+        TOI_UNROLL
+        for (int c = 0; c < 3; c++)
+            AC[r][c] = vabs(vdot3(a[r], b[c]));
+
+    vf tin = zero, tout = zero;
+    TOI_UNROLL
+    for (int k = 0; k < 6; k++) {
+        if (k == 3) { /* A's face axes already rule out every lane: so do all six */
+            vm alive = mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout));
+            if (!mbits(alive))
+                return alive;
+        }
+        vf dlk, dvk, Rk, lo, hi;
+        if (k < 3) {
+            dlk = vdot3(a[k], l), dvk = vdot3(a[k], v);
+            Rk = vadd(vadd(ha[k], vadd(vadd(vmul(hb[0], AC[k][0]), vmul(hb[1], AC[k][1])),
+                                       vmul(hb[2], AC[k][2]))), eF);
+        } else {
+            const int j = k - 3;
+            dlk = vdot3(b[j], l), dvk = vdot3(b[j], v);
+            Rk = vadd(vadd(vadd(vadd(vmul(ha[0], AC[0][j]), vmul(ha[1], AC[1][j])),
+                                vmul(ha[2], AC[2][j])), hb[j]), eF);
+        }
+        vbox_interval(dlk, dvk, Rk, &lo, &hi);
+        if (k == 0) {
+            tin = lo, tout = hi;
+        } else {
+            tin = vsel(vgt(lo, tin), lo, tin);
+            tout = vsel(vlt(hi, tout), hi, tout);
+        }
+    }
+    return mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout));
+}
 
 /* The first pass over pairs [i, i + cnt): the misses stored, the live pairs' indices added
    to live[*nl]. */
 TOI_VINLINE void boxes_faces_pass(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
-                                  const uint32_t *ib, vm all_overlaps, const toi_hits *out,
-                                  size_t i, size_t cnt, int full, uint32_t *live, size_t *nl)
+                                  const uint32_t *ib, const toi_hits *out, size_t i,
+                                  size_t cnt, int full, uint32_t *live, size_t *nl)
 {
     const vf zero = vzero(), none = vset(TOI_NO_HIT);
     const vres miss = {none, zero, zero, zero, zero, zero, zero, zero};
-    vbox a = vbox_load(A, ia, i, cnt), b = vbox_load(B, ib, i, cnt);
-    vres r;
-    vm spin;
-    unsigned bits = mbits(sweep_box_vec(&a, &b, all_overlaps, 0, &r, NULL, &spin, 1)) &
-                    (unsigned)((1ull << cnt) - 1);
+    unsigned bits = mbits(vbox_faces(A, B, ia, ib, i, cnt)) & (unsigned)((1ull << cnt) - 1);
     vstore_res(out, i, &miss, cnt, full);
     if (out->t_exit)
         vstore_n(out->t_exit + i, none, cnt);
     size_t m = *nl;
-    for (size_t k = 0; k < cnt; k++)
-        if (bits >> k & 1u)
-            live[m++] = (uint32_t)(i + k);
+    for (; bits; bits &= bits - 1) /* the set bits only: most lanes are ruled out */
+        live[m++] = (uint32_t)(i + (size_t)__builtin_ctz(bits));
     *nl = m;
 }
 
@@ -621,9 +694,9 @@ TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
     uint32_t live[BOX_CHUNK];
     size_t nl = 0, i = 0, j = 0, hits = 0;
     for (; i + VW <= n; i += VW)
-        boxes_faces_pass(A, B, ia, ib, all_overlaps, out, i0 + i, VW, full, live, &nl);
+        boxes_faces_pass(A, B, ia, ib, out, i0 + i, VW, full, live, &nl);
     if (i < n)
-        boxes_faces_pass(A, B, ia, ib, all_overlaps, out, i0 + i, n - i, full, live, &nl);
+        boxes_faces_pass(A, B, ia, ib, out, i0 + i, n - i, full, live, &nl);
     for (; j + VW <= nl; j += VW)
         hits += boxes_live_pass(A, B, ia, ib, all_overlaps, out, live + j, VW, full);
     if (j < nl)
