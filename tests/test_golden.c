@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 /* Change only with a deliberate change of results, and say so in the commit. */
-#define GOLDEN 0x21af04bbe4b14312ull
+#define GOLDEN 0x7c364eae7030c2e0ull
 #define GOLDEN_EXIT 0x439a2dcb9a3e17edull
 
 #define GN 3000

@@ -624,7 +624,8 @@ TOI_SCALAR_INLINE void edge_para(vec3 e, float ee, vec3 V0, vec3 V1, vec3 E, flo
 }
 
 /* The end ball at X0 (relative start, moving by v) against the triangle V[3]: the earliest of
-   the sphere query's seven pieces (vertex_time, edge_entry and its face slab). */
+   the sphere query's seven pieces (vertex_time, edge_entry and its face slab, entered
+   through a wall as wall_time states). */
 TOI_SCALAR_INLINE float end_ball_time(vec3 X0, const vec3 V[3], const vec3 E[3],
                                       const float ee[3], const vec3 m[3], int face_in, vec3 n,
                                       vec3 v, float a, float r, float rr)
@@ -644,8 +645,14 @@ TOI_SCALAR_INLINE float end_ball_time(vec3 X0, const vec3 V[3], const vec3 E[3],
     float adv = s0 >= 0.0f ? dv : -dv;
     float tf = (r - ad) / adv;
     vec3 P = mul3(v, tf);
-    int in = inside(P, W[0], W[1], W[2], m[0], m[1], m[2]);
-    earlier((face_in & (ad > r) & (adv < 0.0f) & (tf <= 1.0f) & in) ? tf : INFINITY, &t);
+    int out[3];
+    for (int k = 0; k < 3; k++) {
+        int w = edge_side(P, W[k], m[k]) >= 0.0f, x = edge_side(P, W[(k + 1) % 3], m[k]) >= 0.0f;
+        out[k] = (w & x) ^ 1;
+    }
+    float tface = (out[0] | out[1] | out[2]) ? wall_time(v, tf, ad, adv, r, W, E, ee, m, out)
+                                             : tf;
+    earlier((face_in & (ad > r) & (adv < 0.0f) & (tf <= 1.0f)) ? tface : INFINITY, &t);
     return t;
 }
 

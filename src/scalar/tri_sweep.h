@@ -120,6 +120,36 @@ static inline int inside(vec3 X, vec3 A, vec3 B, vec3 C, vec3 mA, vec3 mB, vec3 
            (xC >= 0.0f);
 }
 
+/* The face entered through a wall. A path whose slab entry (time t, where its signed distance
+   from the plane, ad + t adv seen from the start's side, falls to r) projects outside exactly
+   one edge's wall k (out[k]: (P - V_k).m_k or (P - V_k+1).m_k not >= 0 there) reaches the
+   face region when it crosses that wall, at tk = V_k.m_k / v.m_k if it moves inward (judged
+   from both endpoints, as the inside test judges it: the later of the two times); if it is
+   then still within the slab (ad + tk adv >= -r) and its foot, on the wall's line, projects
+   within the edge ((P - V_k).e_k in [0, e_k.e_k]), the sphere touches edge k at tk, at
+   distance |s| <= r, at the latest. Its exact first contact, the edge cylinder's entry, is
+   no later; but for a path nearly parallel to the face, crossing the wall near its slab
+   entry, both tests can fail by rounding (the slab entry moves far along such a path with a
+   rounding of ad, and the cylinder is met tangentially), and the path that then travels
+   over the face within r would be missed. tk closes that gap: the face piece's time when
+   the inside test fails at t (max(tk, t), the crossing being after the entry exactly).
+   The foot is judged along the edge, not by the other two walls: near a sliver's tip those
+   walls are nearly parallel and a point beyond the tip lies inside both within rounding. */
+static inline float wall_time(vec3 v, float t, float ad, float adv, float r, const vec3 V[3],
+                              const vec3 E[3], const float ee[3], const vec3 m[3],
+                              const int out[3])
+{
+    int k = out[0] ? 0 : out[1] ? 1 : 2;
+    float vm = dot3(v, m[k]);
+    float s0 = dot3(V[k], m[k]), s1 = dot3(V[(k + 1) % 3], m[k]);
+    float tk = (s0 > s1 ? s0 : s1) / vm;
+    float tw = tk > t ? tk : t;
+    float sn = dot3(sub3(mul3(v, tw), V[k]), E[k]);
+    int one = out[0] + out[1] + out[2] == 1;
+    return (one & (vm > 0.0f) & (tw <= 1.0f) & (ad + tw * adv >= -r) & (sn >= 0.0f) &
+            (sn <= ee[k])) ? tw : INFINITY;
+}
+
 /* The early-outs below skip work, never change it: every value that is computed is computed
    by the same operations in the same order as in the SIMD kernels, so a result that is
    produced is bit for bit the same. They are of two kinds (inside a piece nothing is
@@ -385,6 +415,7 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
        piece contains the start. Order: vertices A B C, edges AB BC CA, face. The face comes
        first here (it is independent of the others) for the face-first skips. */
     float tf = INFINITY;
+    int face_at_entry = 0; /* tf is the slab entry itself (not through a wall, wall_time) */
     /* the contact's sides of the edges, from each edge's first and second endpoint */
     float wA = 0.0f, wB = 0.0f, wC = 0.0f, xA = 0.0f, xB = 0.0f, xC = 0.0f;
     if (face_in && ad > r && adv < 0.0f) {
@@ -393,9 +424,17 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
             vec3 P = mul3(v, t);
             wA = edge_side(P, A, mA), wB = edge_side(P, B, mB), wC = edge_side(P, C, mC);
             xA = edge_side(P, B, mA), xB = edge_side(P, C, mB), xC = edge_side(P, A, mC);
-            if ((wA >= 0.0f) & (xA >= 0.0f) & (wB >= 0.0f) & (xB >= 0.0f) & (wC >= 0.0f) &
-                (xC >= 0.0f))
+            const int out[3] = {((wA >= 0.0f) & (xA >= 0.0f)) ^ 1,
+                                ((wB >= 0.0f) & (xB >= 0.0f)) ^ 1,
+                                ((wC >= 0.0f) & (xC >= 0.0f)) ^ 1};
+            face_at_entry = (out[0] | out[1] | out[2]) ^ 1;
+            if (face_at_entry) {
                 tf = t;
+            } else {
+                const vec3 Vw[3] = {A, B, C}, Ew[3] = {EA, EB, EC}, mw[3] = {mA, mB, mC};
+                const float eew[3] = {eeA, eeB, eeC};
+                tf = wall_time(v, t, ad, adv, r, Vw, Ew, eew, mw, out);
+            }
         }
     }
 
@@ -416,7 +455,7 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
        the face's, which then (or an earlier piece still computed) is the minimum: the choice
        and its outputs are those of the full computation. */
     int deepA = 0, deepB = 0, deepC = 0;
-    if (tf <= 1.0f) {
+    if (face_at_entry) {
         float lo = ha < hb ? ha : hb, hi = ha > hb ? ha : hb;
         lo = hc < lo ? hc : lo;
         hi = hc > hi ? hc : hi;

@@ -530,9 +530,13 @@ TOI_VINLINE vf ct_end_ball_time(v3 X0, const vctri *T, v3 v, vf a, vf r, vf rr)
     vf adv = vsel(vge(s0, zero), dv, vneg(dv));
     vf tf = vdiv(vsub(r, ad), adv);
     v3 P = {vmul(tf, v.x), vmul(tf, v.y), vmul(tf, v.z)};
-    vm in = tri_inside(P, W, T->m);
-    vm ok = mand(mand(T->face_in, vgt(ad, r)), mand(mand(vlt(adv, zero), vle(tf, vset(1.0f))), in));
-    tf = vsel(ok, tf, vset(INFINITY));
+    vm out[3];
+    vm in = tri_walls_out(P, W, T->m, out);
+    vm ok = mand(mand(T->face_in, vgt(ad, r)), mand(vlt(adv, zero), vle(tf, vset(1.0f))));
+    vf tw = vset(INFINITY); /* through a wall: computed when some lane needs it */
+    if (mbits(mandnot(ok, in)))
+        tw = tri_wall_time(v, tf, ad, adv, r, W, T->E, T->ee, T->m, out);
+    tf = vsel(ok, vsel(in, tf, tw), vset(INFINITY));
     return vsel(vlt(tf, t), tf, t);
 }
 

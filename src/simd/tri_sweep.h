@@ -44,6 +44,45 @@ TOI_VINLINE vm tri_inside(v3 X, const v3 V[3], const v3 m[3])
     return in;
 }
 
+/* The lanes of X projecting outside each edge's wall: out[k] unless (X - V[k]).m[k] >= 0 and
+   (X - V[k + 1]).m[k] >= 0 (tri_inside's sides); returns the lanes inside all three. */
+TOI_VINLINE vm tri_walls_out(v3 X, const v3 V[3], const v3 m[3], vm out[3])
+{
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        vm in = mand(vge(v3dot(v3sub(X, V[k]), m[k]), vzero()),
+                     vge(v3dot(v3sub(X, V[(k + 1) % 3]), m[k]), vzero()));
+        out[k] = mandnot(mconst(1), in);
+    }
+    return mandnot(mconst(1), mor(mor(out[0], out[1]), out[2]));
+}
+
+/* The face entered through a wall (the scalar's wall_time, where the rule is explained): the
+   slab entry at t outside exactly one wall k, crossed (judged from both of its endpoints) at
+   max(V[k].m[k], V[k + 1].m[k]) / v.m[k] within the slab, the foot projecting within edge k. */
+TOI_VINLINE vf tri_wall_time(v3 v, vf t, vf ad, vf adv, vf r, const v3 V[3], const v3 E[3],
+                             const vf ee[3], const v3 m[3], const vm out[3])
+{
+    const vf zero = vzero();
+    v3 mk = v3sel(out[0], m[0], v3sel(out[1], m[1], m[2]));
+    v3 Vk = v3sel(out[0], V[0], v3sel(out[1], V[1], V[2]));
+    v3 Vk1 = v3sel(out[0], V[1], v3sel(out[1], V[2], V[0]));
+    v3 Ek = v3sel(out[0], E[0], v3sel(out[1], E[1], E[2]));
+    vf eek = vsel(out[0], ee[0], vsel(out[1], ee[1], ee[2]));
+    vf vm_ = v3dot(v, mk);
+    vf s0 = v3dot(Vk, mk), s1 = v3dot(Vk1, mk);
+    vf tk = vdiv(vsel(vgt(s0, s1), s0, s1), vm_);
+    vf tw = vsel(vgt(tk, t), tk, t);
+    v3 P = {vmul(v.x, tw), vmul(v.y, tw), vmul(v.z, tw)};
+    vf sn = v3dot(v3sub(P, Vk), Ek);
+    vm two = mor(mor(mand(out[0], out[1]), mand(out[1], out[2])), mand(out[0], out[2]));
+    vm one = mandnot(mor(mor(out[0], out[1]), out[2]), two);
+    vm ok = mand(mand(one, vgt(vm_, zero)), vle(tw, vset(1.0f)));
+    ok = mand(ok, vge(vadd(ad, vmul(tw, adv)), vneg(r)));
+    ok = mand(ok, mand(vge(sn, zero), vle(sn, eek)));
+    return vsel(ok, tw, vset(INFINITY));
+}
+
 /* The triangle's point nearest X per lane (*q, its squared distance *best, its feature as
    a float *kind), by the region of the Voronoi partition X lies in (the scalar's
    nearest_point, where the rule is explained). */
@@ -223,9 +262,13 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     {
         vf t = vdiv(vsub(r, ad), adv);
         v3 P = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
-        vm in = tri_inside(P, V, m);
-        vm ok = mand(mand(face_in, vgt(ad, r)), mand(mand(vlt(adv, zero), vle(t, one)), in));
-        tc[6] = vsel(ok, t, inf);
+        vm out[3];
+        vm in = tri_walls_out(P, V, m, out);
+        vm ok = mand(mand(face_in, vgt(ad, r)), mand(vlt(adv, zero), vle(t, one)));
+        vf tw = inf; /* through a wall: computed when some lane needs it */
+        if (mbits(mandnot(mand(ok, valid), in)))
+            tw = tri_wall_time(v, t, ad, adv, r, V, E, ee, m, out);
+        tc[6] = vsel(ok, vsel(in, t, tw), inf);
         overlap = mor(overlap, mand(face_near, in0));
     }
 
