@@ -429,22 +429,8 @@ TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
     return d;
 }
 
-/* The separation reject along one axis: the parallelogram's corners c0..c3 on that axis,
-   swept by v over [0, 1], stay farther than g from the origin (their extent
-   [lo + min(0, v), hi + max(0, v)] lies above g or below -g). Written without branches as
-   tri_sweep.h's apart: lo + min(0, v) > g is lo > g and lo + v > g. */
-static inline int para_apart(float c0, float c1, float c2, float c3, float v, float g)
-{
-    float lo = c0 < c1 ? c0 : c1, hi = c0 > c1 ? c0 : c1;
-    lo = c2 < lo ? c2 : lo;
-    hi = c2 > hi ? c2 : hi;
-    lo = c3 < lo ? c3 : lo;
-    hi = c3 > hi ? c3 : hi;
-    return ((lo > g) & (lo + v > g)) | ((hi < -g) & (hi + v < -g));
-}
-
-/* The separation reject along one more direction x: the path of the parallelogram's centre
-   m = (C00 + C11) / 2 nearest the origin, x = m + t v with t = -(m.v) / (v.v) clamped to
+/* The separation reject along x, the nearest approach to the origin of the path of the
+   parallelogram's centre m = (C00 + C11) / 2: x = m + t v with t = -(m.v) / (v.v) clamped to
    [0, 1] (a NaN quotient, v.v underflowed, gives 0). Any x serves: the parallelogram's
    extent along x is spanned by its corners' projections, its path's by those plus
    min(0, v.x), and a convex set whose projection lies more than g |x| beyond the origin's is
@@ -513,20 +499,17 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     P.eb = (vec3){fx * s, fy * s, fz * s};
     P.nea = (vec3){-P.eb.x, -P.eb.y, -P.eb.z};
     R = R * s;
+
+    /* Separation reject (as the triangle queries'): the swept parallelogram stays farther
+       than R + mg from the origin along the direction where the segments' centres come
+       nearest, mg = TOI_BOX_MARGIN * size (scaled, ~1): then f(t) > R + mg over [0, 1], 2^9
+       times the kernel's error, so no contact the pieces below could report is lost; the
+       SIMD kernel skips such pairs by the same test. */
+    float g = R + TOI_BOX_MARGIN * (size * s);
+    if (para_dir_apart(P.C, v, g))
+        return 0;
     P.eea = dot3(P.ea, P.ea);
     P.eeb = dot3(P.eb, P.eb);
-
-    /* Separation rejects (as the triangle queries'): the swept parallelogram's box stays
-       farther than R + mg from the origin along an axis, or along the direction where the
-       segments' bounding balls come nearest (para_dir_apart), mg = TOI_BOX_MARGIN * size (scaled, ~1): then f(t) > R + mg over [0, 1], 2^9 times the
-       kernel's error, so no contact the pieces below could report is lost; the SIMD kernel
-       skips such pairs by the same tests. */
-    float g = R + TOI_BOX_MARGIN * (size * s);
-    if (para_apart(P.C[0].x, P.C[1].x, P.C[2].x, P.C[3].x, v.x, g) |
-        para_apart(P.C[0].y, P.C[1].y, P.C[2].y, P.C[3].y, v.y, g) |
-        para_apart(P.C[0].z, P.C[1].z, P.C[2].z, P.C[3].z, v.z, g) |
-        para_dir_apart(P.C, v, g))
-        return 0;
     P.edges_b = P.eeb >= TOI_MIN_DIR2;
     const vec3 O = {0.0f, 0.0f, 0.0f};
     P.N = tri_normal((triangle){O, P.ea, P.eb}, 1.0f);

@@ -369,20 +369,6 @@ TOI_VINLINE vf para_face_time(const vpara *P, v3 v, vf R)
     return vsel(ok, t, vset(INFINITY));
 }
 
-/* The scalar's separation reject along one axis (para_apart): the corners c[0..3], swept
-   by v, farther than g from the origin. */
-TOI_VINLINE vm para_apart_vec(vf c0, vf c1, vf c2, vf c3, vf v, vf g)
-{
-    vf lo = vsel(vlt(c0, c1), c0, c1), hi = vsel(vgt(c0, c1), c0, c1);
-    lo = vsel(vlt(c2, lo), c2, lo);
-    hi = vsel(vgt(c2, hi), c2, hi);
-    lo = vsel(vlt(c3, lo), c3, lo);
-    hi = vsel(vgt(c3, hi), c3, hi);
-    vf ng = vneg(g);
-    return mor(mand(vgt(lo, g), vgt(vadd(lo, v), g)),
-               mand(vlt(hi, ng), vlt(vadd(hi, v), ng)));
-}
-
 /* VW capsule pairs (A, B): the scalar's sweep_capsule_capsule per lane into *o (t always, the
    rest when full); returns the hit lanes. */
 TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overlaps, int full,
@@ -524,9 +510,6 @@ TOI_VINLINE vm capsule_capsule_live(const vcap *pA, const vcap *pB)
     v3 v = {vmul(vx, s), vmul(vy, s), vmul(vz, s)};
     R = vmul(R, s);
     vf g = vadd(R, vmul(vset(TOI_BOX_MARGIN), vmul(size, s)));
-    vm apart = para_apart_vec(C0.x, C1.x, C2.x, C3.x, v.x, g);
-    apart = mor(apart, para_apart_vec(C0.y, C1.y, C2.y, C3.y, v.y, g));
-    apart = mor(apart, para_apart_vec(C0.z, C1.z, C2.z, C3.z, v.z, g));
     /* the direction where the centres' path comes nearest (the scalar's para_dir_apart) */
     v3 m = {vmul(vadd(C0.x, C3.x), half), vmul(vadd(C0.y, C3.y), half),
             vmul(vadd(C0.z, C3.z), half)};
@@ -542,8 +525,7 @@ TOI_VINLINE vm capsule_capsule_live(const vcap *pA, const vcap *pB)
     vf hv = v3dot(v, x);
     vf gx = vmul(g, vsqrt(xx));
     vm dir = mand(vge(xx, vset(TOI_MIN_DIR2)), mand(vgt(lo, gx), vgt(vadd(lo, hv), gx)));
-    apart = mor(apart, dir);
-    return mandnot(valid, apart);
+    return mandnot(valid, dir);
 }
 
 /* Capsules c[idx[k]] for lanes [0, cnt). */
@@ -605,10 +587,14 @@ TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules
     size_t live = 0, hits = 0;
     for (size_t i = 0; i < n; i += VW) {
         size_t cnt = n - i < VW ? n - i : VW;
-        const vcap A = vcap_load(a, i, cnt), B = vcap_load(b, i, cnt);
         const unsigned lanes = (unsigned)((1ull << cnt) - 1);
-        const unsigned bits = mbits(capsule_capsule_live(&A, &B)) & lanes;
+        unsigned bits;
+        {
+            const vcap A = vcap_load(a, i, cnt), B = vcap_load(b, i, cnt);
+            bits = mbits(capsule_capsule_live(&A, &B)) & lanes;
+        }
         if (bits == lanes) {
+            const vcap A = vcap_load(a, i, cnt), B = vcap_load(b, i, cnt);
             vres r;
             vm hit = capsule_capsule_vec(&A, &B, all_overlaps, full, &r);
             vstore_res(o, i, &r, cnt, full);
