@@ -563,6 +563,71 @@ static void case_pair_equivalence(const void *ctx)
     t_hits_free(&hs);
 }
 
+/* The separation reject and the SIMD queue: pairs far apart (rejected), grazing passes just
+   outside R (not rejected by the margin, a miss) and just inside it (a hit), and head-on
+   crossings with known outputs, mixed in batches of every size 1 to 53 at every pattern
+   phase: each pair's outputs must be its own, at its own index. */
+static void case_pair_reject(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { N = 53 };
+    const float R = 0.5f, lo = R * (1.0f - 0x1p-10f), hi = R * (1.0f + 0x1p-10f);
+    /* a along x at y = -2 moving by (0, 4, 0); b along x at y = 0, z = h (parallel) */
+    const float graze_in[20] = {-0.5f, -2, 0, 0.5f, -2, 0, 0, 4, 0, 0.25f,
+                                -0.5f, 0, lo, 0.5f, 0, lo, 0, 0, 0, 0.25f};
+    const float graze_out[20] = {-0.5f, -2, 0, 0.5f, -2, 0, 0, 4, 0, 0.25f,
+                                 -0.5f, 0, hi, 0.5f, 0, hi, 0, 0, 0, 0.25f};
+    /* crossing: a along x at z = 0 moving by (0, 0, 4), b along y at z = 3: t = 2.5 / 4 */
+    const float cross[20] = {-0.5f, 0, 0, 0.5f, 0, 0, 0, 0, 4, 0.25f,
+                             0, -0.5f, 3, 0, 0.5f, 3, 0, 0, 0, 0.25f};
+    /* far: b 10 away along the motion's normal */
+    const float far[20] = {-0.5f, 0, 0, 0.5f, 0, 0, 0, 0, 4, 0.25f,
+                           0, 10, 3, 0, 11, 3, 0, 0, 0, 0.25f};
+    const float *kinds[4] = {cross, far, graze_out, graze_in};
+    t_cap a, b;
+    t_hits h;
+    cap_alloc(&a, N);
+    cap_alloc(&b, N);
+    t_hits_alloc(&h, N);
+    for (size_t n = 1; n <= N; n++)
+        for (size_t ph = 0; ph < 5; ph++) {
+            ptrdiff_t want = 0;
+            for (size_t i = 0; i < n; i++) {
+                /* runs of far pairs of varying length between the others */
+                size_t k = (i * 7 + ph) % 11 < 5 ? 1 : (i + ph) % 4;
+                cap_set(&a, i, kinds[k]);
+                cap_set(&b, i, kinds[k] + 10);
+                want += k == 0 || k == 3;
+            }
+            ptrdiff_t got = t_capsules(im, n, &a.c, &b.c, 0, &h.h);
+            CHECK(got == want, "n %zu phase %zu: %td hits, want %td", n, ph, got, want);
+            for (size_t i = 0; i < n; i++) {
+                size_t k = (i * 7 + ph) % 11 < 5 ? 1 : (i + ph) % 4;
+                const float *f = h.f[0] + i;
+                if (k == 0) {
+                    CHECK(near(f[0], 0.625f) && h.f[1][i] == 0 && h.f[2][i] == 0 &&
+                              h.f[3][i] == -1 && near(h.f[6][i], 2.75f) && h.f[7][i] == 0,
+                          "n %zu phase %zu pair %zu (crossing): t %g n (%g %g %g) pz %g", n, ph,
+                          i, f[0], h.f[1][i], h.f[2][i], h.f[3][i], h.f[6][i]);
+                } else if (k == 3) {
+                    CHECK(f[0] > 0.49f && f[0] < 0.5f && fabsf(h.f[1][i]) < 1e-6f &&
+                              h.f[3][i] < -0.99f,
+                          "n %zu phase %zu pair %zu (grazing inside R): t %g n (%g %g %g)", n,
+                          ph, i, f[0], h.f[1][i], h.f[2][i], h.f[3][i]);
+                } else {
+                    int zero = 1;
+                    for (int o = 1; o < T_NOUT; o++)
+                        zero &= h.f[o][i] == 0;
+                    CHECK(f[0] == TOI_NO_HIT && zero, "n %zu phase %zu pair %zu (%s): t %g", n,
+                          ph, i, k == 1 ? "far" : "grazing outside R", f[0]);
+                }
+            }
+        }
+    cap_free(&a);
+    cap_free(&b);
+    t_hits_free(&h);
+}
+
 void group_capsule_contract(void)
 {
     group_begin();
@@ -572,6 +637,8 @@ void group_capsule_contract(void)
                 "query, bit for bit", case_pair_equivalence);
     t_run_impls("capsules/pairs: regressions of the nearest pair (a near-parallel face far "
                 "out, an edge's foot near a corner) against the oracle", case_pair_regress);
+    t_run_impls("capsules/pairs: the separation reject and the queue (far, grazing just "
+                "outside and inside R, crossing, mixed in every batch size)", case_pair_reject);
     group_end("contract");
 }
 

@@ -432,6 +432,32 @@ TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
     return d;
 }
 
+/* The separation reject along x, the nearest approach to the origin of the path of the
+   parallelogram's centre m = (C00 + C11) / 2: x = m + t v with t = -(m.v) / (v.v) clamped to
+   [0, 1] (a NaN quotient, v.v underflowed, gives 0). Any x serves: the parallelogram's
+   extent along x is spanned by its corners' projections, its path's by those plus
+   min(0, v.x), and a convex set whose projection lies more than g |x| beyond the origin's is
+   more than g away. This x, where the pair comes nearest as two balls, rejects nearly every
+   pair that keeps apart (the axes alone leave many). The products' rounding, a few
+   FLT_EPSILON of size |x| (x.x >= TOI_MIN_DIR2, a normal float whose square root is |x|
+   within a rounding), lies far inside the margin in g. */
+static inline int para_dir_apart(const vec3 C[4], vec3 v, float g)
+{
+    vec3 m = {(C[0].x + C[3].x) * 0.5f, (C[0].y + C[3].y) * 0.5f, (C[0].z + C[3].z) * 0.5f};
+    float tm = -dot3(m, v) / dot3(v, v);
+    tm = tm > 0.0f ? tm : 0.0f;
+    tm = tm < 1.0f ? tm : 1.0f;
+    vec3 x = add3t(m, tm, v);
+    float xx = dot3(x, x);
+    float h0 = dot3(C[0], x), h1 = dot3(C[1], x), h2 = dot3(C[2], x), h3 = dot3(C[3], x);
+    float lo = h0 < h1 ? h0 : h1;
+    lo = h2 < lo ? h2 : lo;
+    lo = h3 < lo ? h3 : lo;
+    float hv = dot3(v, x);
+    float gx = g * sqrtf(xx);
+    return (xx >= TOI_MIN_DIR2) & (lo > gx) & (lo + hv > gx);
+}
+
 /* The face piece: its entry time, +Inf when not entered in [.., 1] inside the face. */
 TOI_SCALAR_INLINE float face_time(const para *P, vec3 v, float R)
 {
@@ -476,6 +502,15 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     P.eb = (vec3){fx * s, fy * s, fz * s};
     P.nea = (vec3){-P.eb.x, -P.eb.y, -P.eb.z};
     R = R * s;
+
+    /* Separation reject (as the triangle queries'): the swept parallelogram stays farther
+       than R + mg from the origin along the direction where the segments' centres come
+       nearest, mg = TOI_BOX_MARGIN * size (scaled, ~1): then f(t) > R + mg over [0, 1], 2^9
+       times the kernel's error, so no contact the pieces below could report is lost; the
+       SIMD kernel skips such pairs by the same test. */
+    float g = R + TOI_BOX_MARGIN * (size * s);
+    if (para_dir_apart(P.C, v, g))
+        return 0;
     P.eea = dot3(P.ea, P.ea);
     P.eeb = dot3(P.eb, P.eb);
     P.edges_b = P.eeb >= TOI_MIN_DIR2;

@@ -369,13 +369,13 @@ TOI_VINLINE vf para_face_time(const vpara *P, v3 v, vf R)
     return vsel(ok, t, vset(INFINITY));
 }
 
-TOI_VINLINE size_t capsule_capsule_block(const toi_capsules *CA, const toi_capsules *CB,
-                                         vm all_overlaps, const toi_hits *out, size_t i,
-                                         size_t cnt, int full)
+/* VW capsule pairs (A, B): the scalar's sweep_capsule_capsule per lane into *o (t always, the
+   rest when full); returns the hit lanes. */
+TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overlaps, int full,
+                                   vres *po)
 {
+    const vcap A = *pA, B = *pB;
     const vf zero = vzero(), one = vset(1.0f);
-    const vcap A = vcap_load(CA, i, cnt);
-    const vcap B = vcap_load(CB, i, cnt);
     vf lx = vsub(A.p0.x, B.p0.x), ly = vsub(A.p0.y, B.p0.y), lz = vsub(A.p0.z, B.p0.z);
     vf vx = vsub(A.v.x, B.v.x), vy = vsub(A.v.y, B.v.y), vz = vsub(A.v.z, B.v.z);
     vf R = vadd(A.r, B.r);
@@ -452,6 +452,7 @@ TOI_VINLINE size_t capsule_capsule_block(const toi_capsules *CA, const toi_capsu
     t = vsel(overlap, zero, t);
 
     vres o;
+    o.nx = o.ny = o.nz = o.px = o.py = o.pz = o.depth = zero;
     o.t = vsel(hit, t, vset(TOI_NO_HIT));
     if (full) {
         v3 d = para_nearest_vec(&P, v, t, &w);
@@ -477,8 +478,164 @@ TOI_VINLINE size_t capsule_capsule_block(const toi_capsules *CA, const toi_capsu
         depth = vsel(vgt(depth, zero), depth, zero);
         o.depth = vsel(mand(hit, overlap), depth, zero);
     }
-    vstore_res(out, i, &o, cnt, full);
+    *po = o;
+    return hit;
+}
+
+/* The lanes of VW pairs that are valid and pass the scalar's separation reject (the same
+   operations as its set-up): the others are misses on every backend. */
+TOI_VINLINE vm capsule_capsule_live(const vcap *pA, const vcap *pB)
+{
+    const vf zero = vzero(), one = vset(1.0f), half = vset(0.5f);
+    const vcap A = *pA, B = *pB;
+    vf lx = vsub(A.p0.x, B.p0.x), ly = vsub(A.p0.y, B.p0.y), lz = vsub(A.p0.z, B.p0.z);
+    vf vx = vsub(A.v.x, B.v.x), vy = vsub(A.v.y, B.v.y), vz = vsub(A.v.z, B.v.z);
+    vf R = vadd(A.r, B.r);
+    vf ex = vsub(A.p1.x, A.p0.x), ey = vsub(A.p1.y, A.p0.y), ez = vsub(A.p1.z, A.p0.z);
+    vf fx = vsub(B.p1.x, B.p0.x), fy = vsub(B.p1.y, B.p0.y), fz = vsub(B.p1.z, B.p0.z);
+    vf size = vadd(vadd(vadd(vabs(lx), vabs(ly)), vabs(lz)),
+                   vadd(vadd(vabs(vx), vabs(vy)), vabs(vz)));
+    size = vadd(size, R);
+    size = vadd(size, vadd(vadd(vabs(ex), vabs(ey)), vabs(ez)));
+    size = vadd(size, vadd(vadd(vabs(fx), vabs(fy)), vabs(fz)));
+    vm valid = mand(vlt(size, vset(TOI_MAX_SUM)), mand(vge(A.r, zero), vge(B.r, zero)));
+    vf s = vpow2_scale(size);
+    v3 C0 = {vmul(lx, s), vmul(ly, s), vmul(lz, s)};
+    v3 C1 = {vmul(vsub(A.p1.x, B.p0.x), s), vmul(vsub(A.p1.y, B.p0.y), s),
+             vmul(vsub(A.p1.z, B.p0.z), s)};
+    v3 C2 = {vmul(vsub(A.p0.x, B.p1.x), s), vmul(vsub(A.p0.y, B.p1.y), s),
+             vmul(vsub(A.p0.z, B.p1.z), s)};
+    v3 C3 = {vmul(vsub(A.p1.x, B.p1.x), s), vmul(vsub(A.p1.y, B.p1.y), s),
+             vmul(vsub(A.p1.z, B.p1.z), s)};
+    v3 v = {vmul(vx, s), vmul(vy, s), vmul(vz, s)};
+    R = vmul(R, s);
+    vf g = vadd(R, vmul(vset(TOI_BOX_MARGIN), vmul(size, s)));
+    /* the direction where the centres' path comes nearest (the scalar's para_dir_apart) */
+    v3 m = {vmul(vadd(C0.x, C3.x), half), vmul(vadd(C0.y, C3.y), half),
+            vmul(vadd(C0.z, C3.z), half)};
+    vf tm = vdiv(vneg(v3dot(m, v)), v3dot(v, v));
+    tm = vsel(vgt(tm, zero), tm, zero);
+    tm = vsel(vlt(tm, one), tm, one);
+    v3 x = v3addt(m, tm, v);
+    vf xx = v3dot(x, x);
+    vf h0 = v3dot(C0, x), h1 = v3dot(C1, x), h2 = v3dot(C2, x), h3 = v3dot(C3, x);
+    vf lo = vsel(vlt(h0, h1), h0, h1);
+    lo = vsel(vlt(h2, lo), h2, lo);
+    lo = vsel(vlt(h3, lo), h3, lo);
+    vf hv = v3dot(v, x);
+    vf gx = vmul(g, vsqrt(xx));
+    vm dir = mand(vge(xx, vset(TOI_MIN_DIR2)), mand(vgt(lo, gx), vgt(vadd(lo, hv), gx)));
+    return mandnot(valid, dir);
+}
+
+/* Capsules c[idx[k]] for lanes [0, cnt). */
+TOI_VINLINE vcap vcap_gather(const toi_capsules *c, const uint32_t *idx, size_t cnt)
+{
+    vcap k;
+    k.p0 = (v3){vgather_n(c->x0, idx, cnt), vgather_n(c->y0, idx, cnt),
+                vgather_n(c->z0, idx, cnt)};
+    k.p1 = (v3){vgather_n(c->x1, idx, cnt), vgather_n(c->y1, idx, cnt),
+                vgather_n(c->z1, idx, cnt)};
+    k.v = (v3){vgather_n(c->vx, idx, cnt), vgather_n(c->vy, idx, cnt),
+               vgather_n(c->vz, idx, cnt)};
+    k.r = vgather_n(c->r, idx, cnt);
+    return k;
+}
+
+/* Lanes [0, cnt) of one output stream stored at p[idx[k]]. */
+TOI_VINLINE void cap_scatter_n(float *p, const uint32_t *idx, vf a, size_t cnt)
+{
+    float tmp[VW];
+    vstore(tmp, a);
+    for (size_t k = 0; k < cnt; k++)
+        p[idx[k]] = tmp[k];
+}
+
+/* The pairs idx[0..cnt) computed together, their outputs stored at their own positions. */
+TOI_VINLINE size_t capsule_capsule_gathered(const toi_capsules *CA, const toi_capsules *CB,
+                                            vm all_overlaps, const toi_hits *out,
+                                            const uint32_t *idx, size_t cnt, int full)
+{
+    const vcap A = vcap_gather(CA, idx, cnt), B = vcap_gather(CB, idx, cnt);
+    vres o;
+    vm hit = capsule_capsule_vec(&A, &B, all_overlaps, full, &o);
+    cap_scatter_n(out->t, idx, o.t, cnt);
+    if (full) {
+        if (out->nx) cap_scatter_n(out->nx, idx, o.nx, cnt);
+        if (out->ny) cap_scatter_n(out->ny, idx, o.ny, cnt);
+        if (out->nz) cap_scatter_n(out->nz, idx, o.nz, cnt);
+        if (out->px) cap_scatter_n(out->px, idx, o.px, cnt);
+        if (out->py) cap_scatter_n(out->py, idx, o.py, cnt);
+        if (out->pz) cap_scatter_n(out->pz, idx, o.pz, cnt);
+        if (out->depth) cap_scatter_n(out->depth, idx, o.depth, cnt);
+    }
     return vcount_n(hit, cnt);
+}
+
+/* Pairs [0, n) (n < 2^32): each vector of pairs through the separation reject first; a
+   vector whose lanes all pass is computed in place, else its lanes are stored as misses and
+   the passing ones queued, and the queue is computed VW pairs at a time (gathered, so the
+   vectors run full), the last partial queue at the end. */
+TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules *b,
+                                       vm all_overlaps, const toi_hits *o, size_t n, int full)
+{
+    const vf zero = vzero();
+    vres miss;
+    miss.t = vset(TOI_NO_HIT);
+    miss.nx = miss.ny = miss.nz = miss.px = miss.py = miss.pz = miss.depth = zero;
+    uint32_t idx[2 * VW + 1];
+    size_t live = 0, hits = 0;
+    for (size_t i = 0; i < n; i += VW) {
+        size_t cnt = n - i < VW ? n - i : VW;
+        const unsigned lanes = (unsigned)((1ull << cnt) - 1);
+        unsigned bits;
+        {
+            const vcap A = vcap_load(a, i, cnt), B = vcap_load(b, i, cnt);
+            bits = mbits(capsule_capsule_live(&A, &B)) & lanes;
+        }
+        if (bits == lanes) {
+            const vcap A = vcap_load(a, i, cnt), B = vcap_load(b, i, cnt);
+            vres r;
+            vm hit = capsule_capsule_vec(&A, &B, all_overlaps, full, &r);
+            vstore_res(o, i, &r, cnt, full);
+            hits += vcount_n(hit, cnt);
+            continue;
+        }
+        vstore_res(o, i, &miss, cnt, full);
+        /* queued without branches (how many lanes pass is unpredictable) */
+        TOI_UNROLL
+        for (unsigned k = 0; k < VW; k++) {
+            idx[live] = (uint32_t)(i + k);
+            live += (bits >> k) & 1u;
+        }
+        if (live >= VW) {
+            hits += capsule_capsule_gathered(a, b, all_overlaps, o, idx, VW, full);
+            live -= VW;
+            for (size_t k = 0; k < live; k++)
+                idx[k] = idx[VW + k];
+        }
+    }
+    if (live)
+        hits += capsule_capsule_gathered(a, b, all_overlaps, o, idx, live, full);
+    return hits;
+}
+
+/* The streams of c (of o: those present) from pair i on. */
+static inline toi_capsules cap_offset(const toi_capsules *c, size_t i)
+{
+    return (toi_capsules){c->x0 + i, c->y0 + i, c->z0 + i, c->x1 + i, c->y1 + i,
+                          c->z1 + i, c->vx + i, c->vy + i, c->vz + i, c->r + i};
+}
+
+static inline toi_hits hits_offset(const toi_hits *o, size_t i)
+{
+    toi_hits h = *o;
+    h.t += i;
+#define TOI_OFF_(f) if (h.f) h.f += i
+    TOI_OFF_(nx); TOI_OFF_(ny); TOI_OFF_(nz);
+    TOI_OFF_(px); TOI_OFF_(py); TOI_OFF_(pz); TOI_OFF_(depth);
+#undef TOI_OFF_
+    return h;
 }
 
 size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *A, const toi_capsules *B,
@@ -486,12 +643,19 @@ size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *A, const toi_capsule
 {
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
-    const toi_capsules a = *A, b = *B; /* local copies: vector stores may alias anything */
-    const toi_hits o = *out;
     size_t hits = 0;
-#define BLOCK(i, cnt, f) capsule_capsule_block(&a, &b, all_overlaps, &o, i, cnt, f)
-    TOI_BATCH(n, full, BLOCK);
-#undef BLOCK
+    /* runs of at most 2^30 pairs, so the queue's indices fit 32 bits */
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < ((size_t)1 << 30) ? n - i : ((size_t)1 << 30);
+        /* local copies: vector stores may alias anything */
+        const toi_capsules a = cap_offset(A, i), b = cap_offset(B, i);
+        const toi_hits o = hits_offset(out, i);
+        if (full)
+            hits += capsule_capsule_run(&a, &b, all_overlaps, &o, m, 1);
+        else
+            hits += capsule_capsule_run(&a, &b, all_overlaps, &o, m, 0);
+        i += m;
+    }
     return vdone(hits);
 }
 
