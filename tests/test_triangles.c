@@ -238,6 +238,18 @@ static void case_table(const void *ctx)
     t_spheres_free(&s);
 }
 
+/* One sphere against one triangle (element 0 of s and t) through query q: 0 the pairs query,
+   1 a pair list of one, 2 a set of one; the outputs cleared to a pattern first. */
+static ptrdiff_t one_query(const t_impl *im, int q, t_sph *s, t_tri *t, unsigned flags,
+                           t_hits *h)
+{
+    const uint32_t zero = 0;
+    t_hits_fill(h, 0xA5);
+    return q == 0 ? t_tris(im, 1, &s->s, &t->t, flags, &h->h)
+         : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s->s, 1, &t->t, flags, &h->h)
+                  : t_tri_set(im, 1, &s->s, 1, &t->t, flags, &h->h);
+}
+
 /* A sliver (tip angle 1.4e-5 at b) whose acute tip the path passes: it first touches at
    t = 0.49949318529 (long-double and 200-bit oracles), at the vertex b, and within the
    accuracy rule's window t in [0.499451308, 0.499538495] (r grown and shrunk by 64 *
@@ -262,11 +274,7 @@ static void case_sliver_tip(const void *ctx)
     t_hits_alloc(&h, 1);
     put(&s, &t, 0, &c);
     for (int q = 0; q < 3; q++) {
-        const uint32_t zero = 0;
-        t_hits_fill(&h, 0xA5);
-        ptrdiff_t r = q == 0 ? t_tris(im, 1, &s.s, &t.t, 0, &h.h)
-                    : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s.s, 1, &t.t, 0, &h.h)
-                             : t_tri_set(im, 1, &s.s, 1, &t.t, 0, &h.h);
+        ptrdiff_t r = one_query(im, q, &s, &t, 0, &h);
         float tt = h.f[0][0];
         CHECK(r == 1 && tt >= 0.499451308f && tt <= 0.499538495f,
               "query %d: returned %td, t = %a", q, r, tt);
@@ -308,11 +316,7 @@ static void case_floor_slide(const void *ctx)
     t_hits_alloc(&h, 1);
     put(&s, &t, 0, &c);
     for (int q = 0; q < 3; q++) {
-        const uint32_t zero = 0;
-        t_hits_fill(&h, 0xA5);
-        ptrdiff_t r = q == 0 ? t_tris(im, 1, &s.s, &t.t, 0, &h.h)
-                    : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s.s, 1, &t.t, 0, &h.h)
-                             : t_tri_set(im, 1, &s.s, 1, &t.t, 0, &h.h);
+        ptrdiff_t r = one_query(im, q, &s, &t, 0, &h);
         float tt = h.f[0][0];
         CHECK(r == 1 && tt >= 0.554f && tt <= 0.623f, "query %d: returned %td, t = %.9g", q, r,
               tt);
@@ -391,12 +395,7 @@ static void case_edge_end_graze(const void *ctx)
         for (unsigned flags = 0; flags <= TOI_FLAGS_ALL; flags++) {
             int want = (i == 0 || i == 3) && !(flags & TOI_CULL_BACKFACES);
             for (int q = 0; q < 3; q++) {
-                const uint32_t zero = 0;
-                t_hits_fill(&h, 0xA5);
-                ptrdiff_t r = q == 0 ? t_tris(im, 1, &s.s, &t.t, flags, &h.h)
-                            : q == 1 ? t_tri_pairs(im, 1, &zero, &zero, 1, &s.s, 1, &t.t, flags,
-                                                   &h.h)
-                                     : t_tri_set(im, 1, &s.s, 1, &t.t, flags, &h.h);
+                ptrdiff_t r = one_query(im, q, &s, &t, flags, &h);
                 float tt = h.f[0][0];
                 if (want) {
                     CHECK(r == 1 && tt >= lo[i] && tt <= hi[i],

@@ -369,39 +369,67 @@ TOI_VINLINE vf para_face_time(const vpara *P, v3 v, vf R)
     return vsel(ok, t, vset(INFINITY));
 }
 
-/* VW capsule pairs (A, B): the scalar's sweep_capsule_capsule per lane into *o (t always, the
-   rest when full); returns the hit lanes. */
-TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overlaps, int full,
-                                   vres *po)
+/* A capsule pair's relative geometry in the scaled units of its size (the scalar's set-up):
+   the corner vectors C = p0 - q0, p1 - q0, p0 - q1, p1 - q1 (A's ends less B's), the relative
+   motion v, the segments ea (A's) and eb (B's), R = rA + rB; size and whether the pair is
+   valid (finite, below TOI_MAX_SUM, radii non-negative). */
+typedef struct vcc_rel {
+    v3 C[4], v, ea, eb;
+    vf R, size, s;
+    vm valid;
+} vcc_rel;
+
+TOI_VINLINE vcc_rel vcc_rel_make(const vcap *pA, const vcap *pB)
 {
     const vcap A = *pA, B = *pB;
-    const vf zero = vzero(), one = vset(1.0f);
+    const vf zero = vzero();
+    vcc_rel G;
     vf lx = vsub(A.p0.x, B.p0.x), ly = vsub(A.p0.y, B.p0.y), lz = vsub(A.p0.z, B.p0.z);
     vf vx = vsub(A.v.x, B.v.x), vy = vsub(A.v.y, B.v.y), vz = vsub(A.v.z, B.v.z);
     vf R = vadd(A.r, B.r);
     vf ex = vsub(A.p1.x, A.p0.x), ey = vsub(A.p1.y, A.p0.y), ez = vsub(A.p1.z, A.p0.z);
     vf fx = vsub(B.p1.x, B.p0.x), fy = vsub(B.p1.y, B.p0.y), fz = vsub(B.p1.z, B.p0.z);
-
     vf size = vadd(vadd(vadd(vabs(lx), vabs(ly)), vabs(lz)),
                    vadd(vadd(vabs(vx), vabs(vy)), vabs(vz)));
     size = vadd(size, R);
     size = vadd(size, vadd(vadd(vabs(ex), vabs(ey)), vabs(ez)));
     size = vadd(size, vadd(vadd(vabs(fx), vabs(fy)), vabs(fz)));
-    vm valid = mand(vlt(size, vset(TOI_MAX_SUM)), mand(vge(A.r, zero), vge(B.r, zero)));
+    G.valid = mand(vlt(size, vset(TOI_MAX_SUM)), mand(vge(A.r, zero), vge(B.r, zero)));
     vf s = vpow2_scale(size);
-    vpara P;
-    P.C[0] = (v3){vmul(lx, s), vmul(ly, s), vmul(lz, s)};
-    P.C[1] = (v3){vmul(vsub(A.p1.x, B.p0.x), s), vmul(vsub(A.p1.y, B.p0.y), s),
+    G.C[0] = (v3){vmul(lx, s), vmul(ly, s), vmul(lz, s)};
+    G.C[1] = (v3){vmul(vsub(A.p1.x, B.p0.x), s), vmul(vsub(A.p1.y, B.p0.y), s),
                   vmul(vsub(A.p1.z, B.p0.z), s)};
-    P.C[2] = (v3){vmul(vsub(A.p0.x, B.p1.x), s), vmul(vsub(A.p0.y, B.p1.y), s),
+    G.C[2] = (v3){vmul(vsub(A.p0.x, B.p1.x), s), vmul(vsub(A.p0.y, B.p1.y), s),
                   vmul(vsub(A.p0.z, B.p1.z), s)};
-    P.C[3] = (v3){vmul(vsub(A.p1.x, B.p1.x), s), vmul(vsub(A.p1.y, B.p1.y), s),
+    G.C[3] = (v3){vmul(vsub(A.p1.x, B.p1.x), s), vmul(vsub(A.p1.y, B.p1.y), s),
                   vmul(vsub(A.p1.z, B.p1.z), s)};
-    v3 v = {vmul(vx, s), vmul(vy, s), vmul(vz, s)};
-    P.ea = (v3){vmul(ex, s), vmul(ey, s), vmul(ez, s)};
-    P.eb = (v3){vmul(fx, s), vmul(fy, s), vmul(fz, s)};
+    G.v = (v3){vmul(vx, s), vmul(vy, s), vmul(vz, s)};
+    G.ea = (v3){vmul(ex, s), vmul(ey, s), vmul(ez, s)};
+    G.eb = (v3){vmul(fx, s), vmul(fy, s), vmul(fz, s)};
+    G.R = vmul(R, s);
+    G.size = size;
+    G.s = s;
+    return G;
+}
+
+/* VW capsule pairs (A, B): the scalar's sweep_capsule_capsule per lane into *o (t always, the
+   rest when full); returns the hit lanes. */
+TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overlaps, int full,
+                                   vres *po)
+{
+    const vcap B = *pB;
+    const vf zero = vzero(), one = vset(1.0f);
+    vcc_rel G = vcc_rel_make(pA, pB);
+    vf size = G.size, R = G.R;
+    vm valid = G.valid;
+    vpara P;
+    TOI_UNROLL
+    for (int k = 0; k < 4; k++)
+        P.C[k] = G.C[k];
+    v3 v = G.v;
+    P.ea = G.ea;
+    P.eb = G.eb;
     P.nea = v3neg(P.eb);
-    R = vmul(R, s);
     P.eea = v3dot(P.ea, P.ea);
     P.eeb = v3dot(P.eb, P.eb);
     P.edges_b = vge(P.eeb, vset(TOI_MIN_DIR2));
@@ -487,28 +515,10 @@ TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overla
 TOI_VINLINE vm capsule_capsule_live(const vcap *pA, const vcap *pB)
 {
     const vf zero = vzero(), one = vset(1.0f), half = vset(0.5f);
-    const vcap A = *pA, B = *pB;
-    vf lx = vsub(A.p0.x, B.p0.x), ly = vsub(A.p0.y, B.p0.y), lz = vsub(A.p0.z, B.p0.z);
-    vf vx = vsub(A.v.x, B.v.x), vy = vsub(A.v.y, B.v.y), vz = vsub(A.v.z, B.v.z);
-    vf R = vadd(A.r, B.r);
-    vf ex = vsub(A.p1.x, A.p0.x), ey = vsub(A.p1.y, A.p0.y), ez = vsub(A.p1.z, A.p0.z);
-    vf fx = vsub(B.p1.x, B.p0.x), fy = vsub(B.p1.y, B.p0.y), fz = vsub(B.p1.z, B.p0.z);
-    vf size = vadd(vadd(vadd(vabs(lx), vabs(ly)), vabs(lz)),
-                   vadd(vadd(vabs(vx), vabs(vy)), vabs(vz)));
-    size = vadd(size, R);
-    size = vadd(size, vadd(vadd(vabs(ex), vabs(ey)), vabs(ez)));
-    size = vadd(size, vadd(vadd(vabs(fx), vabs(fy)), vabs(fz)));
-    vm valid = mand(vlt(size, vset(TOI_MAX_SUM)), mand(vge(A.r, zero), vge(B.r, zero)));
-    vf s = vpow2_scale(size);
-    v3 C0 = {vmul(lx, s), vmul(ly, s), vmul(lz, s)};
-    v3 C1 = {vmul(vsub(A.p1.x, B.p0.x), s), vmul(vsub(A.p1.y, B.p0.y), s),
-             vmul(vsub(A.p1.z, B.p0.z), s)};
-    v3 C2 = {vmul(vsub(A.p0.x, B.p1.x), s), vmul(vsub(A.p0.y, B.p1.y), s),
-             vmul(vsub(A.p0.z, B.p1.z), s)};
-    v3 C3 = {vmul(vsub(A.p1.x, B.p1.x), s), vmul(vsub(A.p1.y, B.p1.y), s),
-             vmul(vsub(A.p1.z, B.p1.z), s)};
-    v3 v = {vmul(vx, s), vmul(vy, s), vmul(vz, s)};
-    R = vmul(R, s);
+    vcc_rel G = vcc_rel_make(pA, pB);
+    const v3 C0 = G.C[0], C1 = G.C[1], C2 = G.C[2], C3 = G.C[3], v = G.v;
+    vf R = G.R, size = G.size, s = G.s;
+    vm valid = G.valid;
     vf g = vadd(R, vmul(vset(TOI_BOX_MARGIN), vmul(size, s)));
     /* the direction where the centres' path comes nearest (the scalar's para_dir_apart) */
     v3 m = {vmul(vadd(C0.x, C3.x), half), vmul(vadd(C0.y, C3.y), half),
