@@ -55,8 +55,8 @@ TOI_SCALAR_INLINE float end_time(vec3 l, vec3 v, float a, float RR)
    rest): +Inf when not entered in [.., 1], no cylinder for e.e < TOI_MIN_DIR2. As for the
    end balls, a start inside it gives t <= 0. (The triangle edge test, edge_entry in
    scalar/tri_sweep.h, left this form: for a path nearly parallel to the line, the rounding
-   of u along e loses the distance to it. No such failure of this function has been found;
-   it is a known risk, not a fixed one.) */
+   of u along e loses the distance to it. Known bug: here too, a sphere passing nearly along
+   a long capsule's axis can be missed; docs/capsules.md gives a case.) */
 TOI_SCALAR_INLINE float cylinder_time(vec3 l0, vec3 e, float ee, vec3 w, float RR)
 {
     int ok = ee >= TOI_MIN_DIR2;
