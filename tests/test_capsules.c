@@ -34,10 +34,10 @@ static void group_end(const char *what)
 }
 
 /* Change only with a deliberate change of results, and say so in the commit. */
-#define GOLDEN_CAPSULES 0x62bd68f9b31407c6ull
-#define GOLDEN_CAPSULE_PAIRS 0x7375dbc827e5d7f3ull
-#define GOLDEN_CAPSULE_TRIS 0xbd7c7a93c69514e3ull
-#define GOLDEN_CAPSULE_TRI_SET 0x89283246f9492bfeull
+#define GOLDEN_CAPSULES 0xcc0ce4516f3b4da9ull
+#define GOLDEN_CAPSULE_PAIRS 0x678f63d42f3c7684ull
+#define GOLDEN_CAPSULE_TRIS 0x9f074041b11f3118ull
+#define GOLDEN_CAPSULE_TRI_SET 0xccc4f8eaeddf1a20ull
 
 #define EPS ((ld)FLT_EPSILON)
 
@@ -628,10 +628,55 @@ static void case_pair_reject(const void *ctx)
     t_hits_free(&h);
 }
 
+/* Regression: a sphere passing along a long capsule (41 units), its path 1.1e-4 rad off the
+   axis and crossing it within 4e-7 at t = 0.90 (R = 0.0013, the margin delta = 64
+   FLT_EPSILON S = 0.00063 with S = 83): the cylinder test through u = w x e lost the path's
+   distance to the line and the query missed. The long-double oracle's first contact with R
+   grown and shrunk by delta: [0.691019006, 0.827353647]. As a capsule-sphere query (both
+   flags) and as a capsule pair with B a point. Found by an adversarial
+   probe of paths nearly parallel to long capsules. */
+static void case_long_axis_pass(const void *ctx)
+{
+    const t_impl *im = ctx;
+    static const float q[10] = {-0x1.0abb34p-2f, 0x1.5250c4p-1f, -0x1.c76be2p-1f, 0x1.90833ap+4f,
+                                0x1.bf42cap+3f,  -0x1.e637e8p+4f, 0, 0, 0, 0x1.0fbe46p-11f};
+    static const float sp[7] = {-0x1.a2b618p+4f, -0x1.9f8968p+3f, 0x1.d57508p+4f,
+                                0x1.98a1dep+5f,  0x1.ae6086p+4f,  -0x1.dcb4bcp+5f,
+                                0x1.a83a62p-11f};
+    const float p[10] = {sp[0], sp[1], sp[2], sp[0], sp[1], sp[2], sp[3], sp[4], sp[5], sp[6]};
+    t_cap a, b;
+    t_sph s;
+    t_hits h;
+    cap_alloc(&a, 1);
+    cap_alloc(&b, 1);
+    t_spheres_alloc(&s, 1);
+    t_hits_alloc(&h, 1);
+    cap_set(&a, 0, q);
+    cap_set(&b, 0, p);
+    for (int k = 0; k < 7; k++)
+        s.f[k][0] = sp[k];
+    for (int pair = 0; pair < 2; pair++)
+        for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
+            t_hits_fill(&h, 0xA5);
+            ptrdiff_t r = pair ? t_capsules(im, 1, &a.c, &b.c, flags, &h.h)
+                               : t_capsules_spheres(im, 1, &a.c, &s.s, flags, &h.h);
+            float t = h.f[0][0];
+            CHECK(r == 1 && t >= 0.691019006f && t <= 0.827353647f,
+                  "%s, flags %u: returned %td, t = %.9g", pair ? "pair" : "capsule-sphere", flags,
+                  r, t);
+        }
+    cap_free(&a);
+    cap_free(&b);
+    t_spheres_free(&s);
+    t_hits_free(&h);
+}
+
 void group_capsule_contract(void)
 {
     group_begin();
     t_run_impls("capsules/contract cases", case_hand);
+    t_run_impls("capsules/regression: a path nearly along a long capsule's axis",
+                case_long_axis_pass);
     t_run_impls("capsules/p0 = p1 is the sphere query, bit for bit", case_sphere_equivalence);
     t_run_impls("capsules/pairs: B a point is the capsule-sphere query, both points the sphere "
                 "query, bit for bit", case_pair_equivalence);
@@ -817,11 +862,44 @@ static int judge_t(oracle_fn f, const void *q, ld R, ld delta, ld slope0, int am
     return ok;
 }
 
+/* A sphere passing nearly along a long capsule's axis (1e-1 to 1e-6 rad off it, lateral
+   offset R within +-2e-4 relative, or through it): the cylinder test's hard case (a path
+   nearly parallel to the segment; see case_long_axis_pass). Capsules 1 to 1000 long, R from
+   3e-4 to 0.3, the pass at a random time of the step, at a random place and orientation. */
+static void gen_axis_pass(rng *r, float q[10], float sp[7])
+{
+    double ax[3], pp[3], o[3];
+    for (int k = 0; k < 3; k++)
+        ax[k] = rng_range(r, -0.5f, 0.5f), o[k] = rng_range(r, -2.0f, 2.0f);
+    double al = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]) + 1e-9;
+    for (int k = 0; k < 3; k++)
+        ax[k] /= al;
+    pp[0] = fabs(ax[0]) > 0.9 ? 0 : 1, pp[1] = fabs(ax[0]) > 0.9 ? 1 : 0, pp[2] = 0;
+    double d = pp[0] * ax[0] + pp[1] * ax[1];
+    for (int k = 0; k < 3; k++)
+        pp[k] -= d * ax[k];
+    double pl = sqrt(pp[0] * pp[0] + pp[1] * pp[1] + pp[2] * pp[2]);
+    double L = pow(10.0, 3.0 * rng_unit(r)), R = 0.3 * pow(10.0, -3.0 * rng_unit(r));
+    double rc = R * rng_unit(r), ang = pow(10.0, -1.0 - 5.0 * rng_unit(r));
+    double off = rng_below(r, 4) ? R * (1 + (rng_unit(r) - 0.5) * 4e-4) : 0;
+    double along = -1.5 * L * rng_unit(r), speed = L * (1 + 2 * rng_unit(r)), tc = rng_unit(r);
+    double tilt = rng_below(r, 2) ? ang : -ang;
+    for (int k = 0; k < 3; k++) {
+        pp[k] /= pl;
+        q[k] = (float)o[k], q[3 + k] = (float)(o[k] + L * ax[k]), q[6 + k] = 0;
+        sp[3 + k] = (float)(speed * (ax[k] + tilt * pp[k]));
+        sp[k] = (float)(o[k] + along * ax[k] + (off - tilt * speed * tc) * pp[k]);
+    }
+    q[9] = (float)rc;
+    sp[6] = (float)(R - rc);
+}
+
+/* ctx NULL: the pair families (gen_capsule_sphere); else paths nearly along a long axis
+   (gen_axis_pass, a fifth of the samples). */
 static void acc_capsule_sphere(const void *ctx)
 {
-    (void)ctx;
     enum { N = 2048 };
-    size_t total = t_count(25000), done = 0, fails = 0, hits = 0, amb_n = 0;
+    size_t total = t_count(ctx ? 5000 : 25000), done = 0, fails = 0, hits = 0, amb_n = 0;
     const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
     if (sc)
         total = (size_t)((double)total * atof(sc)) + 1;
@@ -831,12 +909,15 @@ static void acc_capsule_sphere(const void *ctx)
     cap_alloc(&b, N);
     t_spheres_alloc(&s, N);
     t_hits_alloc(&h, N);
-    rng r = {0xACC5};
+    rng r = {ctx ? 0xACC6u : 0xACC5u};
     while (done < total && fails < 5) {
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
         for (size_t i = 0; i < N; i++) {
             float q[10], sp[7];
-            gen_capsule_sphere(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), q, sp);
+            if (ctx)
+                gen_axis_pass(&r, q, sp);
+            else
+                gen_capsule_sphere(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), q, sp);
             cap_set(&b, i, q);
             for (int k = 0; k < 7; k++)
                 s.f[k][i] = sp[k];
@@ -1218,6 +1299,13 @@ static const float pair_regress[][21] = {
      1580.21509f, 2386.72485f, 1832.95068f, 0, 587.645264f, 64.8571777f, 371.802002f,
      586.067993f, 62.4748917f, 369.972473f, 998.011963f, -643.606445f, 974.965332f, 0,
      TOI_ALL_OVERLAPS},
+    /* the same with radii 0.05 each: the radius-0 pair comes within 1.2e-5 (t = 0.49999),
+       inside the margin delta = 0.037, where a miss is the contract's too; with R = 0.1 a hit
+       is required */
+    {296.550507f, -1450.27307f, -57.1806641f, -1283.66455f, -3836.99805f, -1890.13135f,
+     1580.21509f, 2386.72485f, 1832.95068f, 0.05f, 587.645264f, 64.8571777f, 371.802002f,
+     586.067993f, 62.4748917f, 369.972473f, 998.011963f, -643.606445f, 974.965332f, 0.05f,
+     TOI_ALL_OVERLAPS},
     {-0.215284526f, 1.2886976f, -1.35695457f, -0.551792145f, 0.899281919f, -1.35695457f,
      0.869751811f, -1.72575331f, -0.241744637f, 0.389505863f, -0.21812892f, 0.422536016f,
      -0.808987617f, 1.05841827f, 0.210631385f, -1.75742972f, -0.576904535f, -0.418534756f,
@@ -1263,7 +1351,6 @@ static void case_pair_regress(const void *ctx)
             cap_set(&b, i, in + 10);
         }
         ptrdiff_t ret = t_capsules(im, COPIES, &a.c, &b.c, (unsigned)in[20], &h.h);
-        CHECK(ret == COPIES, "regression %zu: %td hits of %d", c, ret, (int)COPIES);
         pair_q q;
         for (int k = 0; k < 3; k++) {
             q.l[k] = (ld)in[k] - (ld)in[10 + k];
@@ -1281,10 +1368,17 @@ static void case_pair_regress(const void *ctx)
             S = m > S ? m : S;
         }
         ld delta = 64 * EPS * S;
+        /* A hit is required where the segments come within R - delta (touching at t = 0
+           counted whatever the flags: every case but one asks TOI_ALL_OVERLAPS, and that one
+           approaches); within the margin either answer is the contract's, the same on
+           every lane. */
+        int must = R > delta && oracle_first_contact(pair_f, &q, R - delta, -1, 1).hit;
+        CHECK(ret == COPIES || (!must && ret == 0), "regression %zu: %td hits of %d%s", c, ret,
+              (int)COPIES, must ? " (required)" : "");
         for (size_t i = 0; i < COPIES; i++) {
             float t = h.f[0][i];
             if (!(t >= 0 && t <= 1)) {
-                CHECK(0, "regression %zu lane %zu: t = %g", c, i, t);
+                CHECK(!must, "regression %zu lane %zu: t = %g", c, i, t);
                 continue;
             }
             ld d[3], err = 0, rb = in[19], qp[3], b0t[3], a0t[3], da[3], db[3];
@@ -1321,6 +1415,8 @@ void group_capsule_accuracy(void)
 {
     group_begin();
     t_run("capsules/accuracy: capsule-sphere vs long-double oracle", acc_capsule_sphere, NULL);
+    t_run("capsules/accuracy: capsule-sphere, paths nearly along a long axis",
+          acc_capsule_sphere, "axis");
     t_run("capsules/accuracy: capsule-plane vs long-double oracle", acc_capsule_plane, NULL);
     t_run("capsules/accuracy: capsule-capsule vs long-double oracle", acc_capsule_pair, NULL);
     group_end("accuracy");

@@ -789,7 +789,7 @@ void group_mesh_threads(void)
 
 /* Change only with a deliberate change of results or of the build, and say so. */
 #define GOLDEN_MESH 0x2a0c17301e032933ull
-#define GOLDEN_CAPSULE_MESH 0xd933dbd51e7fa084ull
+#define GOLDEN_CAPSULE_MESH 0x7ce3497343d873b4ull
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {

@@ -50,28 +50,16 @@ TOI_SCALAR_INLINE float end_time(vec3 l, vec3 v, float a, float RR)
     return ((b < 0.0f) & (disc >= 0.0f) & (t <= 1.0f)) ? t : INFINITY;
 }
 
-/* The cylinder of radius R around the line l0 + u e, entered at a point with u in [0, 1]
-   (through u = w x e, in the frame where the centre moves by w = -v against the segment at
-   rest): +Inf when not entered in [.., 1], no cylinder for e.e < TOI_MIN_DIR2. As for the
-   end balls, a start inside it gives t <= 0. (The triangle edge test, edge_entry in
-   scalar/tri_sweep.h, left this form: for a path nearly parallel to the line, the rounding
-   of u along e loses the distance to it. Known bug: here too, a sphere passing nearly along
-   a long capsule's axis can be missed; docs/capsules.md gives a case.) */
+/* The cylinder of radius R around the line l0 + u e, entered at a point with u in [0, 1], in
+   the frame where the centre moves by w = -v against the segment at rest: cylinder_entry of
+   scalar/tri_sweep.h (met in the plane across the segment; a start inside it gives t <= 0,
+   which the caller clamps). Through u = w x e, as it once was, a path nearly parallel to a
+   long segment lost its distance to the line by more than the margin: a sphere passing
+   within R - 1.4 delta of a capsule 41 long was missed (docs/capsules.md). */
 TOI_SCALAR_INLINE float cylinder_time(vec3 l0, vec3 e, float ee, vec3 w, float RR)
 {
-    int ok = ee >= TOI_MIN_DIR2;
-    vec3 u = cross3(w, e), x = cross3(l0, e);
-    float au = dot3(u, u);
-    float c = dot3(x, x) - RR * ee;
-    float b = dot3(u, x);
-    float g = dot3(u, l0);
-    /* the discriminant's sign is h's (ee * h can underflow to -0) */
-    float h = au * RR - g * g;
-    float disc = ee * h;
-    float t = c / (sqrtf(disc) + b);
-    float sn = dot3(sub3(mul3(w, t), l0), e);
-    return (ok & (b > 0.0f) & (h >= 0.0f) & (t <= 1.0f) & (sn >= 0.0f) & (sn <= ee)) ? t
-                                                                                   : INFINITY;
+    float c, pe;
+    return cylinder_entry(l0, e, ee, w, RR, &c, &pe);
 }
 
 /* The vector from the centre to the segment's point nearest it, for the segment

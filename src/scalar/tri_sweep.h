@@ -199,14 +199,17 @@ static inline float vertex_time(vec3 P, vec3 v, float a, float rr, int *overlap)
     return ((c > 0.0f) & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f)) ? t : INFINITY;
 }
 
-/* Edge V0 + s e of the sweep (and of the capsule sweeps' end balls): its candidate time (+Inf
-   when not entered in (0, 1] within the segment); *overlap set when the start touches the
-   segment. Computed whole, then selected, like a vertex. The cylinder is met in the plane
+/* The cylinder of radius sqrt(rr) around the segment V0 + s e (relative to the moving centre,
+   which moves by v), met within the segment: its entry time, +Inf when not entered in [.., 1]
+   (a start inside the infinite cylinder gives t <= 0; *cp = c, the start's squared distance
+   from the line less rr, *pep = V0.e). For the sweep's edges (edge_entry below, also the
+   capsule sweeps' end balls) and the capsules' own cylinder (cylinder_time, scalar/capsules.c).
+   Computed whole, then selected, like a vertex. The cylinder is met in the plane
    across the edge: P, the edge line's point nearest the start (relative to it), and w, the
    motion across the edge, are V0 and v less their parts along e, and the vertex quadratic
    of P and w gives the entry t1 = c / q into the infinite cylinder. (Through u = v x e, as
-   the capsules' cylinder_time still does, a path nearly parallel to the edge loses its
-   distance to the line: the rounding of u along e, ~FLT_EPSILON |v| |e|, is multiplied by V0's long component along
+   this test and the capsules' cylinder test once did, a path nearly parallel to the edge
+   loses its distance to the line: the rounding of u along e, ~FLT_EPSILON |v| |e|, is multiplied by V0's long component along
    e, and a path grazing the cylinder by far more than the margin was judged inside it.
    Here the parts along e that rounding leaves in P and w add to the squares and cross
    product only at second order.) The entry then projects at sn(t1) = t1 ve - pe along
@@ -220,7 +223,8 @@ static inline float vertex_time(vec3 P, vec3 v, float a, float rr, int *overlap)
    no exact result; but the entry time of a path grazing the cylinder is poorly conditioned
    (a rounding of c or q moves it far along the path), and when rounding puts it just past
    an end whose ball is grazed too, neither piece would hit: the disc closes that gap. */
-static inline float edge_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, int *overlap)
+static inline float cylinder_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, float *cp,
+                                   float *pep)
 {
     int edge_ok = ee >= TOI_MIN_DIR2; /* else no edge: neither a time nor an overlap */
     float pe = dot3(V0, e), ve = dot3(v, e);
@@ -239,10 +243,21 @@ static inline float edge_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, int 
     float tend = (lo ? pe : pe + ee) / ve;
     float t = (lo | hi) ? tend : t1;
     int within = ((lo | hi) ^ 1) | (end & (t * aw <= q));
+    *cp = c;
+    *pep = pe;
+    return (edge_ok & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f) & within) ? t : INFINITY;
+}
+
+/* The sweep's edge: the cylinder entered from outside (c > 0), the start touching the segment
+   otherwise. */
+static inline float edge_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, int *overlap)
+{
+    float c, pe;
+    float t = cylinder_entry(V0, e, ee, v, rr, &c, &pe);
+    int edge_ok = ee >= TOI_MIN_DIR2;
     float sn0 = -pe;
     *overlap |= edge_ok & (c <= 0.0f) & (sn0 >= 0.0f) & (sn0 <= ee);
-    return (edge_ok & (c > 0.0f) & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f) & within) ? t
-                                                                                         : INFINITY;
+    return c > 0.0f ? t : INFINITY;
 }
 
 /* The triangle's point nearest X (*q, its squared distance *best, its feature *kind), found

@@ -37,20 +37,8 @@ TOI_VINLINE vf cap_end_time(v3 l, v3 v, vf a, vf RR)
 /* The cylinder around the segment (the scalar's cylinder_time). */
 TOI_VINLINE vf cap_cylinder_time(v3 l0, v3 e, vf ee, v3 w, vf RR)
 {
-    const vf zero = vzero();
-    vm ok = vge(ee, vset(TOI_MIN_DIR2));
-    v3 u = v3cross(w, e), x = v3cross(l0, e);
-    vf au = v3dot(u, u);
-    vf c = vsub(v3dot(x, x), vmul(RR, ee));
-    vf b = v3dot(u, x);
-    vf g = v3dot(u, l0);
-    vf h = vsub(vmul(au, RR), vmul(g, g));
-    vf disc = vmul(ee, h);
-    vf t = vdiv(c, vadd(vsqrt(disc), b));
-    vf sn = v3dot(v3sub(v3scale(t, w), l0), e);
-    ok = mand(ok, mand(vgt(b, zero), vge(h, zero)));
-    ok = mand(ok, mand(vle(t, vset(1.0f)), mand(vge(sn, zero), vle(sn, ee))));
-    return vsel(ok, t, vset(INFINITY));
+    vf c, pe;
+    return tri_cyl_entry(l0, e, ee, w, RR, &c, &pe);
 }
 
 /* From the centre to the segment's nearest point (the scalar's nearest_on_segment). */

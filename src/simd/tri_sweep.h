@@ -147,11 +147,10 @@ TOI_VINLINE vf tri_vertex_time(v3 P, v3 v, vf a, vf rr, vm *overlap)
     return vsel(ok, t, vset(INFINITY));
 }
 
-/* An edge of the sweep (the scalar's edge_entry, where the method is explained; also the
-   capsule sweeps' end balls'): the cylinder met in the plane across the edge, entered within
-   the segment or, beyond an end, at that end's disc; its candidate time, +Inf when not
-   entered in (0, 1]; *overlap gains the lanes whose start touches the segment. */
-TOI_VINLINE vf tri_edge_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
+/* The cylinder around the segment V0 + s e, met in the plane across it (the scalar's
+   cylinder_entry, where the method is explained): its entry time, +Inf when not entered in
+   [.., 1]; *cp = c, *pep = V0.e. */
+TOI_VINLINE vf tri_cyl_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vf *cp, vf *pep)
 {
     const vf zero = vzero();
     vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
@@ -172,11 +171,24 @@ TOI_VINLINE vf tri_edge_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
     vf tend = vdiv(vsel(lo, pe, vadd(pe, ee)), ve);
     vf t = vsel(beyond, tend, t1);
     vm within = mor(mandnot(mconst(1), beyond), mand(end, vle(vmul(t, aw), q)));
-    vf sn0 = vneg(pe);
-    *overlap = mor(*overlap, mand(mand(edge_ok, vle(c, zero)), mand(vge(sn0, zero), vle(sn0, ee))));
-    vm ok = mand(mand(edge_ok, mand(vgt(c, zero), vgt(b, zero))),
+    *cp = c;
+    *pep = pe;
+    vm ok = mand(mand(edge_ok, vgt(b, zero)),
                  mand(mand(vge(disc, zero), vle(t, vset(1.0f))), within));
     return vsel(ok, t, vset(INFINITY));
+}
+
+/* An edge of the sweep (the scalar's edge_entry; also the capsule sweeps' end balls'): the
+   cylinder entered from outside; *overlap gains the lanes whose start touches the segment. */
+TOI_VINLINE vf tri_edge_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vm *overlap)
+{
+    const vf zero = vzero();
+    vf c, pe;
+    vf t = tri_cyl_entry(V0, e, ee, v, rr, &c, &pe);
+    vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
+    vf sn0 = vneg(pe);
+    *overlap = mor(*overlap, mand(mand(edge_ok, vle(c, zero)), mand(vge(sn0, zero), vle(sn0, ee))));
+    return vsel(vgt(c, zero), t, vset(INFINITY));
 }
 
 /* One query per lane. p0, vin, rin: the sphere (world units); T: the triangle (world
