@@ -15,8 +15,14 @@
    point nearest the centre is found by its Voronoi region: u = 0 where (l0 + t v).e >= 0,
    u = 1 where -(l0 + t v).e >= e.e, else the foot -(l0 + t v).e / e.e. The vector d from
    the centre to that point gives f = |d|, the contact test c = d.d - R^2 <= 0, the approach
-   test d.v < 0 (f'(0) < 0: f is convex along a linear motion, so a pair that does not
-   approach at t = 0 never touches later), the normal d / |d| and the depth R - |d|.
+   test b = d.v < 0 (f'(0) < 0), the normal d / |d| and the depth R - |d|. f is convex along
+   a linear motion, so a pair apart at t = 0 that does not approach never touches later; but
+   b carries d's rounding, ~FLT_EPSILON size |v|, which can outweigh |d| |v| cos when the pair
+   is near against its size (a long capsule) and the motion nearly tangent: such a pair
+   closing in was judged receding, a miss by far more than the margin. So a pair apart at
+   t = 0 is dismissed only when it recedes by more than that error (recedes below); the
+   pieces decide the others, and a piece entered at t <= 0 (a start inside it by rounding)
+   counts only for a pair that approaches.
 
    A capsule with p0 = p1 is a sphere, and this query then returns bit for bit what
    toi_sweep_spheres returns for that sphere (p0, v, r) against the same sphere, by
@@ -35,6 +41,16 @@
    The SIMD kernels (src/simd/capsules.h) perform exactly these operations in this order. */
 #include "mesh_walk.h"
 #include "tri_sweep.h"
+
+/* Receding at t = 0 beyond any rounding of b = d0.v: b >= m |v| with m = TOI_BOX_MARGIN
+   size_s (size_s: the query's scaled size, ~1), 2^9 times the kernels' error in d0 (below 64
+   FLT_EPSILON size_s; internal.h), compared squared: b >= 0 and b^2 >= m^2 a, a = v.v. A pair
+   that approaches has b < (its error) < m |v|, so it is never dismissed. */
+TOI_SCALAR_INLINE int recedes(float b, float a, float size_s)
+{
+    float m = TOI_BOX_MARGIN * size_s;
+    return (b >= 0.0f) & (b * b >= (m * m) * a);
+}
 
 /* One end ball: the sphere query's first root with its validity (approaching, discriminant
    >= 0, t <= 1); +Inf when not entered. A start inside the ball (c <= 0, possible only by
@@ -113,26 +129,26 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
     vec3 d0 = nearest_on_segment(l0, l1, e, ee);
     float b = dot3(d0, v);
     int approach = b < 0.0f;
-    if (!approach && !(flags & TOI_ALL_OVERLAPS))
-        return 0;
     float RR = R * R;
     float c = dot3(d0, d0) - RR;
+    float a = dot3(v, v);
 
     float t;
     int overlap = 0;
     if (c <= 0.0f) {
+        if (!approach && !(flags & TOI_ALL_OVERLAPS))
+            return 0;
         t = 0.0f;
         overlap = 1;
     } else {
-        if (!approach)
+        if (recedes(b, a, size * s))
             return 0;
-        float a = dot3(v, v);
         t = end_time(l0, v, a, RR);
         float t1 = end_time(l1, v, a, RR);
         t = t1 < t ? t1 : t;
         float tc = cylinder_time(l0, e, ee, (vec3){-v.x, -v.y, -v.z}, RR);
         t = tc < t ? tc : t;
-        if (!(t <= 1.0f))
+        if (!(t <= 1.0f) || (!(t > 0.0f) && !approach))
             return 0;
         t = t > 0.0f ? t : 0.0f;
     }
@@ -514,20 +530,20 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     vec3 d0 = para_nearest(&P, v, 0.0f, &w);
     float b = dot3(d0, v);
     int approach = b < 0.0f;
-    if (!approach && !(flags & TOI_ALL_OVERLAPS))
-        return 0;
     float RR = R * R;
     float c = dot3(d0, d0) - RR;
+    float a = dot3(v, v);
 
     float t;
     int overlap = 0;
     if (c <= 0.0f) {
+        if (!approach && !(flags & TOI_ALL_OVERLAPS))
+            return 0;
         t = 0.0f;
         overlap = 1;
     } else {
-        if (!approach)
+        if (recedes(b, a, size * s))
             return 0;
-        float a = dot3(v, v);
         vec3 nv = {-v.x, -v.y, -v.z};
         t = end_time(P.C[0], v, a, RR);
         for (int k = 1; k < 4; k++) {
@@ -544,7 +560,7 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
         t = tc < t ? tc : t;
         tc = face_time(&P, v, R);
         t = tc < t ? tc : t;
-        if (!(t <= 1.0f))
+        if (!(t <= 1.0f) || (!(t > 0.0f) && !approach))
             return 0;
         t = t > 0.0f ? t : 0.0f;
     }
@@ -793,7 +809,8 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
     vec3 d0 = seg_tri_nearest(O, e, v, 0.0f, V, E, ee, m, Pk, face_in, n, s0, s1, dv, &q, &best,
                               &kind, &endface, &st);
     int overlap = best - rr <= 0.0f;
-    int approach = (best >= TOI_MIN_DIR2) & (dot3(d0, v) < 0.0f);
+    float b = dot3(d0, v);
+    int approach = (best >= TOI_MIN_DIR2) & (b < 0.0f);
 
     float t;
     if (overlap) {
@@ -801,7 +818,7 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
             return;
         t = 0.0f;
     } else {
-        if (!approach) /* f is convex along the motion: never closer later */
+        if (recedes(b, a, size * s)) /* f is convex along the motion: never closer later */
             return;
         /* the twenty pieces: both end balls, the vertices' cylinders, the edges' faces */
         vec3 nv = {-v.x, -v.y, -v.z};
@@ -811,7 +828,7 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
             earlier(cylinder_time(sub3(O, V[k]), e, ees, nv, rr), &t);
         for (int k = 0; k < 3; k++)
             earlier(face_time(&Pk[k], v, r), &t);
-        if (!(t <= 1.0f))
+        if (!(t <= 1.0f) || (!(t > 0.0f) && !approach))
             return;
         t = t > 0.0f ? t : 0.0f;
     }

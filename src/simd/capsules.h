@@ -34,6 +34,13 @@ TOI_VINLINE vf cap_end_time(v3 l, v3 v, vf a, vf RR)
     return vsel(ok, t, vset(INFINITY));
 }
 
+/* Receding at t = 0 beyond any rounding of b = d0.v (the scalar's recedes). */
+TOI_VINLINE vm cap_recedes(vf b, vf a, vf size_s)
+{
+    vf m = vmul(vset(TOI_BOX_MARGIN), size_s);
+    return mand(vge(b, vzero()), vge(vmul(b, b), vmul(vmul(m, m), a)));
+}
+
 /* The cylinder around the segment (the scalar's cylinder_time). */
 TOI_VINLINE vf cap_cylinder_time(v3 l0, v3 e, vf ee, v3 w, vf RR)
 {
@@ -89,8 +96,13 @@ TOI_VINLINE size_t capsule_sphere_block(const toi_capsules *C, const toi_spheres
     t = vsel(vlt(t1, t), t1, t);
     vf tc = cap_cylinder_time(l0, e, ee, v3neg(v), RR);
     t = vsel(vlt(tc, t), tc, t);
-    vm hit_sep = mand(mandnot(approach, overlap), vle(t, vset(1.0f)));
-    t = vsel(vgt(t, zero), t, zero);
+    /* apart at t = 0: not receding beyond rounding, entered by t = 1, and a start inside a
+       piece (t <= 0) only when approaching */
+    vm tpos = vgt(t, zero);
+    vm hit_sep = mandnot(mandnot(mand(vle(t, vset(1.0f)), mor(tpos, approach)),
+                                 cap_recedes(b, a, vmul(size, s))),
+                         overlap);
+    t = vsel(tpos, t, zero);
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit = mand(valid, mor(hit_ov, hit_sep));
     t = vsel(overlap, zero, t);
@@ -461,8 +473,11 @@ TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overla
     t = vsel(vlt(tc, t), tc, t);
     tc = para_face_time(&P, v, R);
     t = vsel(vlt(tc, t), tc, t);
-    vm hit_sep = mand(mandnot(approach, overlap), vle(t, one));
-    t = vsel(vgt(t, zero), t, zero);
+    vm tpos = vgt(t, zero);
+    vm hit_sep = mandnot(mandnot(mand(vle(t, one), mor(tpos, approach)),
+                                 cap_recedes(b, a, vmul(size, G.s))),
+                         overlap);
+    t = vsel(tpos, t, zero);
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit = mand(valid, mor(hit_ov, hit_sep));
     t = vsel(overlap, zero, t);
@@ -859,12 +874,14 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     vm endface;
     v3 d0 = ct_nearest(O, e, v, zero, &T, Pk, s0, s1, dv, &q, &best, &kind, &endface, &st);
     vm overlap = vle(vsub(best, rr), zero);
-    vm approach = mand(vge(best, min_dir2), vlt(v3dot(d0, v), zero));
+    vf b = v3dot(d0, v);
+    vm approach = mand(vge(best, min_dir2), vlt(b, zero));
+    vm sep = mandnot(mandnot(valid, cap_recedes(b, a, vmul(size, s))), overlap);
 
-    /* the twenty pieces, for the blocks with a valid lane approaching from outside (no
-       other lane's outputs depend on them) */
+    /* the twenty pieces, for the blocks with a valid lane apart and not receding (no other
+       lane's outputs depend on them) */
     vf tsep = inf;
-    if (mbits(mand(valid, mandnot(approach, overlap)))) {
+    if (mbits(sep)) {
         v3 nv = v3neg(v);
         tsep = ct_end_ball_time(O, &T, v, a, r, rr);
         vf tk = ct_end_ball_time(e, &T, v, a, r, rr);
@@ -881,9 +898,10 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
         }
     }
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
-    vm hit_sep = mand(mandnot(approach, overlap), vle(tsep, one));
+    vm tpos = vgt(tsep, zero);
+    vm hit_sep = mand(sep, mand(vle(tsep, one), mor(tpos, approach)));
     vm chit = mand(valid, mor(hit_ov, hit_sep));
-    vf t = vsel(overlap, zero, vsel(vgt(tsep, zero), tsep, zero));
+    vf t = vsel(overlap, zero, vsel(tpos, tsep, zero));
     c->t = vsel(chit, t, inf);
     c->nx = c->ny = c->nz = c->px = c->py = c->pz = c->depth = zero;
     *cfeat = vset((float)TOI_FEATURE_NONE);
