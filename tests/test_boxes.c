@@ -11,7 +11,7 @@
 
 /* Change only with a deliberate change of results, and say so in the commit. */
 #define GOLDEN_BOXES 0x190bf5ea32a91050ull
-#define GOLDEN_BOXES_SPIN 0xa957ced94f04a391ull /* rotating pairs */
+#define GOLDEN_BOXES_SPIN 0xbbac0a68c9ee0c4aull /* rotating pairs */
 
 /* ---- box batches: x y z vx vy vz qw qx qy qz hx hy hz wx wy wz, unaligned ---- */
 enum { NF = 16 };
