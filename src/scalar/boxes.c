@@ -401,9 +401,9 @@ TOI_SCALAR_INLINE int spin_far(const float l[3], const float v[3], float ra, flo
     float e[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]}, X[3];
     cross3(l, v, X);
     float a = dot3(v, v), b = dot3(l, v);
-    int ends = (dot3(l, l) > rr) & (dot3(e, e) > rr);
-    int near = (b >= 0x1p-16f) | (b + a <= -0x1p-16f) | (dot3(X, X) > rr * a + 0x1p-16f);
-    return ends & near;
+    int ends = dot3(l, l) > rr && dot3(e, e) > rr;
+    int near = b >= 0x1p-16f || b + a <= -0x1p-16f || dot3(X, X) > rr * a + 0x1p-16f;
+    return ends && near;
 }
 
 /* The first time the balls of spin_far() can meet, rounded down: t0 = N / (-l.v +
@@ -420,7 +420,7 @@ TOI_SCALAR_INLINE float spin_start(const float l[3], const float v[3], float ra,
     disc = disc > 0.0f ? disc : 0.0f;
     float t0 = (N / ((nb + sqrtf(disc) * SPIN_UP) * SPIN_UP)) * SPIN_DOWN;
     t0 = t0 < 1.0f ? t0 : 1.0f;
-    return (c > rr) & (b < 0.0f) ? t0 : 0.0f;
+    return c > rr && b < 0.0f ? t0 : 0.0f;
 }
 
 /* The query with a rotation (l, v, ha, hb already scaled; S the scaled size). */
