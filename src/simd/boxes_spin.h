@@ -363,7 +363,8 @@ TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, vm 
    bench's spin scene 5.3 evaluations a lane for avx2 against 2.3 a query), so the batch
    driver queues the rotating queries (positions k in the batch) and answers them here: a
    lane whose query is decided takes the next pending one, and the decided hits are
-   finished (the tail) in blocks of their own afterwards. A query's operations do not
+   finished (the tail) in blocks of their own afterwards (with t only, a hit not touching at
+   t = 0 needs no tail: the tail's t would be its own). A query's operations do not
    depend on its lane or on when it runs, so every result stays the scalar's. */
 #define VSPIN_QUEUE 256
 #ifndef VSPIN_REFILL
@@ -532,7 +533,13 @@ static inline size_t vspin_run(vspin_queue *sq)
                 if (!((db >> j) & 1u))
                     continue;
                 busy &= ~(1u << j);
-                if ((hb >> j) & 1u) {
+                if ((hb >> j) & 1u && !sq->full && !((ob >> j) & 1u)) {
+                    /* t only, not touching at t = 0: the tail would give t itself */
+                    out->t[lk[j]] = tt[j];
+                    if (out->t_exit)
+                        out->t_exit[lk[j]] = tt[j];
+                    hits++;
+                } else if ((hb >> j) & 1u) {
                     hk[nh] = lk[j];
                     ht[nh] = tt[j];
                     hov[nh] = (float)((ob >> j) & 1u);
