@@ -222,7 +222,8 @@ TOI_SCALAR_INLINE void box_overlap_point(const float a[3][3], const float b[3][3
    the distance between the boxes. No point of A moves relative to B's centre faster than
    |v| + |wA| rA, none of B faster than |wB| rB (r = circumradius), so the boxes cannot touch
    before t + G / (|v| + |wA| rA + |wB| rB), and over the rest of the step a turn moves a
-   point by at most min(|w| (1 - t), 2) r. */
+   point by at most min(|w| (1 - t), 2) r. Before any of that, the balls of radius r about
+   the centres (spin_far, spin_start) rule the pair out or give the time to start from. */
 
 /* sin r and cos r for |r| <= pi/2 (a little beyond after the reduction's rounding): the
    Taylor polynomials of degree 13 and 14, Horner in float. Truncation error below 7e-10 on
