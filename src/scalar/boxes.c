@@ -222,7 +222,8 @@ TOI_SCALAR_INLINE void box_overlap_point(const float a[3][3], const float b[3][3
    the distance between the boxes. No point of A moves relative to B's centre faster than
    |v| + |wA| rA, none of B faster than |wB| rB (r = circumradius), so the boxes cannot touch
    before t + G / (|v| + |wA| rA + |wB| rB), and over the rest of the step a turn moves a
-   point by at most min(|w| (1 - t), 2) r. */
+   point by at most min(|w| (1 - t), 2) r. Before any of that, the balls of radius r about
+   the centres (spin_far, spin_start) rule the pair out or give the time to start from. */
 
 /* sin r and cos r for |r| <= pi/2 (a little beyond after the reduction's rounding): the
    Taylor polynomials of degree 13 and 14, Horner in float. Truncation error below 7e-10 on
@@ -386,6 +387,43 @@ TOI_SCALAR_INLINE int spin_approach(const float a[3][3], const float b[3][3], co
     return ua < 0.0f || ub < 0.0f;
 }
 
+/* The bounding spheres never meet: the ball of radius rA about A's centre holds A in every
+   orientation (rA >= its circumradius), likewise B's, and A's centre moves along l + t v
+   relative to B's, so the boxes cannot touch in [0, 1] when that segment stays farther than
+   rA + rB from B's centre. Decided without square roots or divisions, with margins of 2^-16
+   (scaled units, S in [1, 2)) that exceed the rounding of every term (at most 2^-20: each is
+   bounded by |l|_1 + |v|_1 + sum(h) < 2): both ends outside, and the segment's nearest point
+   an end (l.v >= 0: t = 0; l.v + v.v <= 0: t = 1) or the line outside
+   (|l x v|^2 > (rA + rB)^2 |v|^2). A pair it rejects is a miss (docs/boxes.md). */
+TOI_SCALAR_INLINE int spin_far(const float l[3], const float v[3], float ra, float rb)
+{
+    float rho = (ra + rb) * SPIN_UP + 0x1p-16f;
+    float rr = rho * rho + 0x1p-16f;
+    float e[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]}, X[3];
+    cross3(l, v, X);
+    float a = dot3(v, v), b = dot3(l, v);
+    int ends = dot3(l, l) > rr && dot3(e, e) > rr;
+    int near = b >= 0x1p-16f || b + a <= -0x1p-16f || dot3(X, X) > rr * a + 0x1p-16f;
+    return ends && near;
+}
+
+/* The first time the balls of spin_far() can meet, rounded down: t0 = N / (-l.v +
+   sqrt((l.v)^2 - v.v N)) with N = |l|^2 - rho^2 (no cancellation), N rounded down, the
+   denominator up; 0 when they meet at t = 0 or move apart (l.v >= 0). The boxes are apart
+   before t0, so the sweep starts there (docs/boxes.md). */
+TOI_SCALAR_INLINE float spin_start(const float l[3], const float v[3], float ra, float rb)
+{
+    float rho = (ra + rb) * SPIN_UP + 0x1p-16f;
+    float rr = rho * rho + 0x1p-16f;
+    float c = dot3(l, l), a = dot3(v, v), b = dot3(l, v);
+    float N = (c - rr) * SPIN_DOWN, nb = 0x1p-20f - b;
+    float disc = ((nb * nb) * SPIN_UP - (a * N) * SPIN_DOWN) * SPIN_UP;
+    disc = disc > 0.0f ? disc : 0.0f;
+    float t0 = (N / ((nb + sqrtf(disc) * SPIN_UP) * SPIN_UP)) * SPIN_DOWN;
+    t0 = t0 < 1.0f ? t0 : 1.0f;
+    return c > rr && b < 0.0f ? t0 : 0.0f;
+}
+
 /* The query with a rotation (l, v, ha, hb already scaled; S the scaled size). */
 TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const float l[3],
                                      const float v[3], const float ha[3], const float hb[3],
@@ -396,12 +434,14 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     spin_box sa, sb;
     spin_setup(A->w, ha, &sa);
     spin_setup(B->w, hb, &sb);
+    if (spin_far(l, v, sa.r, sb.r))
+        return 0;
     float vn = sqrtf(dot3(v, v)) * SPIN_UP + 0x1p-70f;
     float bound = (vn + sa.wb * sa.r) + sb.wb * sb.r;
     float tol = S * TOI_BOX_SPIN_TOL;
     float eN = S * 0x1p-18f; /* G's normalization: a few FLT_EPSILON of it */
     spin_eval e;
-    float t = 0.0f;
+    float t = spin_start(l, v, sa.r, sb.r);
     int overlap = 0;
     for (int it = 0;; it++) {
         float phia = (t * sa.wn) * 0.5f, phib = (t * sb.wn) * 0.5f;

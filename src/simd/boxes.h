@@ -527,7 +527,7 @@ TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uin
     /* every lane rotating: all queued (vspin_run checks their input), no linear sweep */
     const unsigned lanes = (unsigned)((1ull << cnt) - 1);
     if ((mbits(vspin_turning(&a, &b)) & lanes) == lanes)
-        return vspin_push(sq, mconst(1), i, cnt);
+        return vspin_push(sq, mconst(1), &a, &b, i, cnt);
     vm spin;
     vm hit = sweep_box_call(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin);
     vstore_res(out, i, &r, cnt, full);
@@ -536,7 +536,7 @@ TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uin
     size_t hits = vcount_n(mandnot(hit, spin), cnt);
     /* lanes with a rotation: queued, answered by vspin_run (boxes_spin.h) */
     if (mbits(spin))
-        hits += vspin_push(sq, spin, i, cnt);
+        hits += vspin_push(sq, spin, &a, &b, i, cnt);
     return hits;
 }
 

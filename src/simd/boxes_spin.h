@@ -218,11 +218,26 @@ TOI_VINLINE vf vspin_normal(const vf a[3][3], const vf b[3][3], const vf C[3][3]
     return nn;
 }
 
+/* The scalar's spin_start(): the first time the bounding spheres can meet, rounded down. */
+TOI_VINLINE vf vspin_start(const vf l[3], const vf v[3], vf ra, vf rb)
+{
+    const vf up = vset(VSPIN_UP), down = vset(VSPIN_DOWN), m = vset(0x1p-16f), zero = vzero();
+    vf rho = vadd(vmul(vadd(ra, rb), up), m);
+    vf rr = vadd(vmul(rho, rho), m);
+    vf c = vdot3(l, l), a = vdot3(v, v), b = vdot3(l, v);
+    vf N = vmul(vsub(c, rr), down), nb = vsub(vset(0x1p-20f), b);
+    vf disc = vmul(vsub(vmul(vmul(nb, nb), up), vmul(vmul(a, N), down)), up);
+    disc = vsel(vgt(disc, zero), disc, zero);
+    vf t0 = vmul(vdiv(N, vmul(vadd(nb, vmul(vsqrt(disc), up)), up)), down);
+    t0 = vsel(vlt(t0, vset(1.0f)), t0, vset(1.0f));
+    return vsel(mand(vgt(c, rr), vlt(b, zero)), t0, zero);
+}
+
 /* A rotating query's inputs and its per-query constants (the scalar's sweep_box_spin before
    its loop), one query per lane. */
 typedef struct vspin_q {
     vbox A, B;
-    vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, vn, bound, tol, eN;
+    vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, vn, bound, tol, eN, t0;
     vspin_box sa, sb;
 } vspin_q;
 
@@ -249,6 +264,7 @@ TOI_VINLINE vm vspin_prep(vspin_q *Q)
     Q->bound = vadd(vadd(Q->vn, vmul(Q->sa.wb, Q->sa.r)), vmul(Q->sb.wb, Q->sb.r));
     Q->tol = vmul(Q->S, vset(TOI_BOX_SPIN_TOL));
     Q->eN = vmul(Q->S, vset(0x1p-18f));
+    Q->t0 = vspin_start(Q->l, Q->v, Q->sa.r, Q->sb.r);
     return valid;
 }
 
@@ -347,7 +363,8 @@ TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, vm 
    bench's spin scene 5.3 evaluations a lane for avx2 against 2.3 a query), so the batch
    driver queues the rotating queries (positions k in the batch) and answers them here: a
    lane whose query is decided takes the next pending one, and the decided hits are
-   finished (the tail) in blocks of their own afterwards. A query's operations do not
+   finished (the tail) in blocks of their own afterwards (with t only, a hit not touching at
+   t = 0 needs no tail: the tail's t would be its own). A query's operations do not
    depend on its lane or on when it runs, so every result stays the scalar's. */
 #define VSPIN_QUEUE 256
 #ifndef VSPIN_REFILL
@@ -492,7 +509,7 @@ static inline size_t vspin_run(vspin_queue *sq)
             for (int j = 0; j < VW; j++)
                 if ((bad >> j) & 1u)
                     vspin_store_miss(out, lk[j], sq->full), busy &= ~(1u << j);
-            t = vsel(m, zero, t);
+            t = vsel(m, Q.t0, t);
             it = vsel(m, zero, it);
         }
         if (!busy) {
@@ -516,7 +533,13 @@ static inline size_t vspin_run(vspin_queue *sq)
                 if (!((db >> j) & 1u))
                     continue;
                 busy &= ~(1u << j);
-                if ((hb >> j) & 1u) {
+                if ((hb >> j) & 1u && !sq->full && !((ob >> j) & 1u)) {
+                    /* t only, not touching at t = 0: the tail would give t itself */
+                    out->t[lk[j]] = tt[j];
+                    if (out->t_exit)
+                        out->t_exit[lk[j]] = tt[j];
+                    hits++;
+                } else if ((hb >> j) & 1u) {
                     hk[nh] = lk[j];
                     ht[nh] = tt[j];
                     hov[nh] = (float)((ob >> j) & 1u);
@@ -531,13 +554,52 @@ static inline size_t vspin_run(vspin_queue *sq)
     return hits;
 }
 
-/* The driver's hook: queues the lanes in spin of the block at i (cnt lanes); answers the
-   queue when it is full. Returns the hits answered. */
-TOI_VINLINE size_t vspin_push(vspin_queue *sq, vm spin, size_t i, size_t cnt)
+/* The scalar's spin_far(): the lanes whose bounding spheres never meet (a miss), from the
+   pair's scaled relative coordinates (vbox_rel, the scalar's sweep_box). No validity check:
+   a lane it rejects is a miss whether its input is valid or not. */
+TOI_VINLINE vm vspin_far(const vbox *A, const vbox *B)
 {
-    unsigned b = mbits(spin);
-    for (size_t j = 0; j < cnt; j++)
-        if ((b >> j) & 1u)
-            sq->k[sq->n++] = (uint32_t)(i + j);
+    vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, qqa, qqb, e[3], X[3];
+    vm turning;
+    (void)vbox_rel(A, B, l, v, ha, hb, &size, &S, &eF, &eE, &qqa, &qqb, &turning);
+    const vf up = vset(VSPIN_UP), m = vset(0x1p-16f), tiny = vset(0x1p-70f);
+    vf ra = vadd(vmul(vsqrt(vdot3(ha, ha)), up), tiny);
+    vf rb = vadd(vmul(vsqrt(vdot3(hb, hb)), up), tiny);
+    vf rho = vadd(vmul(vadd(ra, rb), up), m);
+    vf rr = vadd(vmul(rho, rho), m);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        e[c] = vadd(l[c], v[c]);
+    vcross3(l, v, X);
+    vf a = vdot3(v, v), b = vdot3(l, v);
+    vm ends = mand(vgt(vdot3(l, l), rr), vgt(vdot3(e, e), rr));
+    vm near = mor(mor(vge(b, m), vle(vadd(b, a), vneg(m))),
+                  vgt(vdot3(X, X), vadd(vmul(rr, a), m)));
+    return mand(ends, near);
+}
+
+/* The driver's hook: of the lanes in spin of the block at i (cnt lanes, loaded as A, B),
+   those whose bounding spheres never meet get the miss, the others are queued; answers the
+   queue when it is full. Returns the hits answered. */
+TOI_VINLINE size_t vspin_push(vspin_queue *sq, vm spin, const vbox *A, const vbox *B, size_t i,
+                              size_t cnt)
+{
+    const unsigned lanes = (unsigned)((1ull << cnt) - 1);
+    vm far = vspin_far(A, B);
+    unsigned b = mbits(mandnot(spin, far)) & lanes, f = mbits(mand(spin, far)) & lanes;
+    if (f && (mbits(spin) & lanes) == lanes) {
+        /* every lane rotates: the block's outputs are the queue's alone, so the miss goes to
+           every lane at once (a queued lane's is overwritten when it is answered) */
+        const vf zero = vzero(), none = vset(TOI_NO_HIT);
+        const vres miss = {none, zero, zero, zero, zero, zero, zero, zero};
+        vstore_res(sq->out, i, &miss, cnt, sq->full);
+        if (sq->out->t_exit)
+            vstore_n(sq->out->t_exit + i, none, cnt);
+        f = 0;
+    }
+    for (; f; f &= f - 1)
+        vspin_store_miss(sq->out, i + (size_t)__builtin_ctz(f), sq->full);
+    for (; b; b &= b - 1)
+        sq->k[sq->n++] = (uint32_t)(i + (size_t)__builtin_ctz(b));
     return sq->n + VW > VSPIN_QUEUE ? vspin_run(sq) : 0;
 }
