@@ -2346,10 +2346,67 @@ static void case_tri_end_graze(const void *ctx)
     t_hits_free(&h);
 }
 
+/* The regressions along long capsules (axis_pass) as capsule-triangle queries: the sphere's
+   motion given to the capsule (reversed), its radius to the capsule's, and a triangle 10^-3
+   of the margin across at the sphere's centre. The first case met the capsule's cylinder
+   through u = w x e (a triangle vertex against the capsule), the second the approach test;
+   the old kernels missed both. t must lie in the oracle's window for the point, grown by the
+   triangle's size. */
+static void case_tri_axis_pass(const void *ctx)
+{
+    const t_impl *im = ctx;
+    t_cap b;
+    t_tri tr;
+    t_hits h;
+    cap_alloc(&b, 1);
+    t_tri_alloc(&tr, 1);
+    t_hits_alloc(&h, 1);
+    for (size_t c = 0; c < sizeof axis_pass / sizeof axis_pass[0]; c++) {
+        const float *q = axis_pass[c], *sp = axis_pass[c] + 10;
+        seg_q sq;
+        for (int k = 0; k < 3; k++) {
+            sq.l0[k] = (ld)q[k] - (ld)sp[k];
+            sq.e[k] = (ld)q[3 + k] - (ld)q[k];
+            sq.v[k] = (ld)q[6 + k] - (ld)sp[3 + k];
+        }
+        ld R = (ld)q[9] + (ld)sp[6];
+        ld l1[3] = {sq.l0[0] + sq.e[0], sq.l0[1] + sq.e[1], sq.l0[2] + sq.e[2]};
+        ld S = ld_norm3(sq.l0[0], sq.l0[1], sq.l0[2]), S1 = ld_norm3(l1[0], l1[1], l1[2]);
+        ld vl = ld_norm3(sq.v[0], sq.v[1], sq.v[2]);
+        S = S > S1 ? S : S1;
+        S = S > vl ? S : vl;
+        S = S > R ? S : R;
+        ld delta = 64 * EPS * S;
+        float tsz = (float)(delta * 1e-3L);
+        const float cq[10] = {q[0], q[1], q[2], q[3], q[4], q[5], q[6] - sp[3], q[7] - sp[4],
+                              q[8] - sp[5], q[9] + sp[6]};
+        const float T[9] = {sp[0], sp[1], sp[2], sp[0] + tsz, sp[1], sp[2],
+                            sp[0], sp[1] + tsz, sp[2]};
+        cap_set(&b, 0, cq);
+        tri_set(&tr, 0, T);
+        oracle_hit hs = oracle_first_contact(seg_f, &sq, R - delta, -1, 0);
+        oracle_hit hg = oracle_first_contact(seg_f, &sq, R + delta + 2 * (ld)tsz, -1, 0);
+        CHECK(hs.hit && hg.hit, "case %zu: the oracle's shrunk pair must hit", c);
+        for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
+            t_hits_fill(&h, 0xA5);
+            ptrdiff_t r = t_capsules_tris(im, 1, &b.c, &tr.t, flags, &h.h);
+            float t = h.f[0][0];
+            CHECK(r == 1 && t >= hg.t - 2 * EPS && t <= hs.t + 2 * EPS,
+                  "case %zu, flags %u: returned %td, t = %.9g, oracle [%.9Lg, %.9Lg]", c, flags,
+                  r, t, hg.t, hs.t);
+        }
+    }
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_hits_free(&h);
+}
+
 void group_capsule_tri_contract(void)
 {
     group_begin();
     t_run_impls("capsule-triangle/contract cases", case_tri_hand);
+    t_run_impls("capsule-triangle/regressions: a tiny triangle along a long capsule (the "
+                "capsule-sphere ones)", case_tri_axis_pass);
     t_run_impls("capsule-triangle/regression: an end's pair or an edge's a step along the "
                 "segment", case_tri_edge_step);
     t_run_impls("capsule-triangle/regression: an end ball grazing an edge near its end",
