@@ -812,6 +812,29 @@ static const float axis_pass[][17] = {
      0x1.6a3f7ep+7f, -0x1.4000f2p+7f, -0x1.3ac798p+7f, 0x1.813276p-10f},
 };
 
+/* Case c of axis_pass: the long-double oracle's first contact with R shrunk by the margin
+   (*hs) and grown by it and by grow (*hg); returns the margin delta. */
+static ld axis_window(const float *q, const float *sp, ld grow, oracle_hit *hs, oracle_hit *hg)
+{
+    seg_q sq;
+    for (int k = 0; k < 3; k++) {
+        sq.l0[k] = (ld)q[k] - (ld)sp[k];
+        sq.e[k] = (ld)q[3 + k] - (ld)q[k];
+        sq.v[k] = (ld)q[6 + k] - (ld)sp[3 + k];
+    }
+    ld R = (ld)q[9] + (ld)sp[6];
+    ld l1[3] = {sq.l0[0] + sq.e[0], sq.l0[1] + sq.e[1], sq.l0[2] + sq.e[2]};
+    ld S = ld_norm3(sq.l0[0], sq.l0[1], sq.l0[2]), S1 = ld_norm3(l1[0], l1[1], l1[2]);
+    ld vl = ld_norm3(sq.v[0], sq.v[1], sq.v[2]);
+    S = S > S1 ? S : S1;
+    S = S > vl ? S : vl;
+    S = S > R ? S : R;
+    ld delta = 64 * EPS * S;
+    *hs = oracle_first_contact(seg_f, &sq, R - delta, -1, 0);
+    *hg = oracle_first_contact(seg_f, &sq, R + delta + grow, -1, 0);
+    return delta;
+}
+
 static void case_long_axis_pass(const void *ctx)
 {
     const t_impl *im = ctx;
@@ -831,22 +854,8 @@ static void case_long_axis_pass(const void *ctx)
         for (int k = 0; k < 7; k++)
             s.f[k][0] = sp[k];
         /* the oracle's window, as the accuracy group judges */
-        seg_q sq;
-        for (int k = 0; k < 3; k++) {
-            sq.l0[k] = (ld)q[k] - (ld)sp[k];
-            sq.e[k] = (ld)q[3 + k] - (ld)q[k];
-            sq.v[k] = (ld)q[6 + k] - (ld)sp[3 + k];
-        }
-        ld R = (ld)q[9] + (ld)sp[6];
-        ld l1[3] = {sq.l0[0] + sq.e[0], sq.l0[1] + sq.e[1], sq.l0[2] + sq.e[2]};
-        ld S = ld_norm3(sq.l0[0], sq.l0[1], sq.l0[2]), S1 = ld_norm3(l1[0], l1[1], l1[2]);
-        ld vl = ld_norm3(sq.v[0], sq.v[1], sq.v[2]);
-        S = S > S1 ? S : S1;
-        S = S > vl ? S : vl;
-        S = S > R ? S : R;
-        ld delta = 64 * EPS * S;
-        oracle_hit hs = oracle_first_contact(seg_f, &sq, R - delta, -1, 0);
-        oracle_hit hg = oracle_first_contact(seg_f, &sq, R + delta, -1, 0);
+        oracle_hit hs, hg;
+        axis_window(q, sp, 0, &hs, &hg);
         CHECK(hs.hit && hg.hit, "case %zu: the oracle's shrunk pair must hit", c);
         for (int pair = 0; pair < 2; pair++)
             for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
@@ -2363,29 +2372,15 @@ static void case_tri_axis_pass(const void *ctx)
     t_hits_alloc(&h, 1);
     for (size_t c = 0; c < sizeof axis_pass / sizeof axis_pass[0]; c++) {
         const float *q = axis_pass[c], *sp = axis_pass[c] + 10;
-        seg_q sq;
-        for (int k = 0; k < 3; k++) {
-            sq.l0[k] = (ld)q[k] - (ld)sp[k];
-            sq.e[k] = (ld)q[3 + k] - (ld)q[k];
-            sq.v[k] = (ld)q[6 + k] - (ld)sp[3 + k];
-        }
-        ld R = (ld)q[9] + (ld)sp[6];
-        ld l1[3] = {sq.l0[0] + sq.e[0], sq.l0[1] + sq.e[1], sq.l0[2] + sq.e[2]};
-        ld S = ld_norm3(sq.l0[0], sq.l0[1], sq.l0[2]), S1 = ld_norm3(l1[0], l1[1], l1[2]);
-        ld vl = ld_norm3(sq.v[0], sq.v[1], sq.v[2]);
-        S = S > S1 ? S : S1;
-        S = S > vl ? S : vl;
-        S = S > R ? S : R;
-        ld delta = 64 * EPS * S;
-        float tsz = (float)(delta * 1e-3L);
+        oracle_hit hs, hg;
+        float tsz = (float)(axis_window(q, sp, 0, &hs, &hg) * 1e-3L);
+        axis_window(q, sp, 2 * (ld)tsz, &hs, &hg);
         const float cq[10] = {q[0], q[1], q[2], q[3], q[4], q[5], q[6] - sp[3], q[7] - sp[4],
                               q[8] - sp[5], q[9] + sp[6]};
         const float T[9] = {sp[0], sp[1], sp[2], sp[0] + tsz, sp[1], sp[2],
                             sp[0], sp[1] + tsz, sp[2]};
         cap_set(&b, 0, cq);
         tri_set(&tr, 0, T);
-        oracle_hit hs = oracle_first_contact(seg_f, &sq, R - delta, -1, 0);
-        oracle_hit hg = oracle_first_contact(seg_f, &sq, R + delta + 2 * (ld)tsz, -1, 0);
         CHECK(hs.hit && hg.hit, "case %zu: the oracle's shrunk pair must hit", c);
         for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
             t_hits_fill(&h, 0xA5);
