@@ -717,10 +717,12 @@ TOI_VINLINE vf ct_end_ball_time(v3 X0, const vctri *T, v3 v, vf a, vf r, vf rr)
     return vsel(vlt(tf, t), tf, t);
 }
 
-/* The nearest pair of the segment (X, X + e) and the triangle (the scalar's seg_tri_nearest):
-   d from the triangle's point *q to the segment's; *best, *kind, *endface, *st as there. */
+/* The nearest pair of the segment (X, X + e) and the triangle (the scalar's seg_tri_nearest,
+   final as there): d from the triangle's point *q to the segment's; *best, *kind, *endface,
+   *st as there. */
 TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk[3], vf s0,
-                          vf s1, vf dv, v3 *q, vf *best, vf *kind, vm *endface, vf *st)
+                          vf s1, vf dv, int final, v3 *q, vf *best, vf *kind, vm *endface,
+                          vf *st)
 {
     const vf zero = vzero(), one = vset(1.0f), face = vset((float)TOI_FEATURE_FACE);
     vf st0 = vadd(s0, vmul(t, dv)), st1 = vadd(s1, vmul(t, dv));
@@ -729,7 +731,13 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
     vf b0, b1, k0, k1;
     tri_nearest(X, T->V, T->E, T->m, T->ee, T->face_in, st0, T->n, &q0, &b0, &k0);
     tri_nearest(X1, T->V, T->E, T->m, T->ee, T->face_in, st1, T->n, &q1, &b1, &k1);
-    vm upd = vlt(b1, b0);
+    /* the scalar's final face feet: an end's, with the other end on its side, no nearer */
+    vm fin0 = mand(mand(mconst(final), veq(k0, face)),
+                   mor(mand(vge(st0, zero), vge(st1, st0)), mand(vle(st0, zero), vle(st1, st0))));
+    vm fin1 = mand(mand(mconst(final), veq(k1, face)),
+                   mor(mand(vge(st1, zero), vge(st0, st1)), mand(vle(st1, zero), vle(st0, st1))));
+    vm upd = mandnot(mor(fin1, vlt(b1, b0)), fin0);
+    vm fin = mor(fin0, fin1);
     v3 d = v3sel(upd, v3sub(X1, q1), v3sub(X, q0));
     *q = v3sel(upd, q1, q0);
     *best = vsel(upd, b1, b0);
@@ -741,11 +749,12 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
         vf w;
         v3 dk = para_nearest_vec(&Pk[k], v, t, &w);
         vf bk = v3dot(dk, dk);
-        /* the scalar's: replaces a choice on edge k, else when strictly nearer */
+        /* the scalar's: replaces a choice on edge k, else when strictly nearer; never a
+           final face foot */
         vm on_k = mor(veq(*kind, vset((float)(TOI_FEATURE_EDGE_AB + k))),
                       mor(veq(*kind, vset((float)(TOI_FEATURE_VERTEX_A + k))),
                           veq(*kind, vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)))));
-        upd = mor(on_k, vlt(bk, *best));
+        upd = mandnot(mor(on_k, vlt(bk, *best)), fin);
         vm w0 = veq(w, zero), w1 = veq(w, one);
         v3 qk = v3sel(w0, T->V[k], v3sel(w1, T->V[(k + 1) % 3], v3addt(T->V[k], w, T->E[k])));
         vf kk = vsel(w0, vset((float)(TOI_FEATURE_VERTEX_A + k)),
@@ -872,7 +881,7 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     v3 q;
     vf best, kind, st;
     vm endface;
-    v3 d0 = ct_nearest(O, e, v, zero, &T, Pk, s0, s1, dv, &q, &best, &kind, &endface, &st);
+    v3 d0 = ct_nearest(O, e, v, zero, &T, Pk, s0, s1, dv, 0, &q, &best, &kind, &endface, &st);
     vm overlap = vle(vsub(best, rr), zero);
     vf b = v3dot(d0, v);
     vm approach = mand(vge(best, min_dir2), vlt(b, zero));
@@ -908,7 +917,7 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     if (want && mbits(chit)) {
         v3 X = {vmul(t, v.x), vmul(t, v.y), vmul(t, v.z)};
         X = v3sel(overlap, O, X); /* the scalar's origin at t = 0 */
-        v3 d = ct_nearest(X, e, v, t, &T, Pk, s0, s1, dv, &q, &best, &kind, &endface, &st);
+        v3 d = ct_nearest(X, e, v, t, &T, Pk, s0, s1, dv, 1, &q, &best, &kind, &endface, &st);
         *cfeat = vsel(chit, kind, *cfeat);
         if (want == 2) {
             vf inv_s = vdiv(one, s);
