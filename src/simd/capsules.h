@@ -560,6 +560,12 @@ TOI_VINLINE void cap_scatter_n(float *p, const uint32_t *idx, vf a, size_t cnt)
 {
     float tmp[VW];
     vstore(tmp, a);
+    if (cnt == VW) { /* the queue's full vectors: unrolled */
+        TOI_UNROLL
+        for (size_t k = 0; k < VW; k++)
+            p[idx[k]] = tmp[k];
+        return;
+    }
     for (size_t k = 0; k < cnt; k++)
         p[idx[k]] = tmp[k];
 }
