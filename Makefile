@@ -26,9 +26,11 @@ OPT ?= -O2
 DET := -ffp-contract=off -fno-math-errno
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?=
-# Instrumentation (sanitizers, fuzzing) goes on every compile and link line.
+# Instrumentation (sanitizers, fuzzing) goes on every compile and link line; DEFS on every
+# compile line (the instrumented builds set SAN_DEFS there).
 SAN ?=
-BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(SAN) $(CFLAGS)
+DEFS ?=
+BASE := -std=c11 $(OPT) $(DET) $(WARN) -fPIC -fvisibility=hidden -Iinclude $(DEFS) $(SAN) $(CFLAGS)
 
 COMMON_SRC := src/api.c src/dispatch.c src/cpu.c \
               src/scalar/spheres.c src/scalar/plane.c src/scalar/respond.c \
@@ -51,14 +53,11 @@ HEADERS := include/toi.h $(wildcard src/*.h src/*/*.h)
 DEPFLAGS := -MMD -MP
 
 # Per-ISA flags go on the per-ISA files only; everything else runs on the baseline CPU.
-# KERNEL_SAN: instrumentation flags for the SIMD kernel objects only (the per-ISA files and the
-# SIMDe NEON objects below); the sanitizer and fuzz builds set one (KERNEL_UBSAN).
-KERNEL_SAN ?=
-$(BUILD)/src/sse/%.o: ISA = -msse4.1 $(KERNEL_SAN)
-$(BUILD)/src/avx2/%.o: ISA = -mavx2 $(KERNEL_SAN)
+$(BUILD)/src/sse/%.o: ISA = -msse4.1
+$(BUILD)/src/avx2/%.o: ISA = -mavx2
 # AVX-512F only (no VL/DQ/BW). GCC's -mavx512f leaves __FMA__ undefined, clang's defines it:
 # DET's -ffp-contract=off is what keeps either from fusing (src/avx512/vec.h).
-$(BUILD)/src/avx512/%.o: ISA = -mavx512f $(KERNEL_SAN)
+$(BUILD)/src/avx512/%.o: ISA = -mavx512f
 
 .PHONY: all lib test test-native bench bench-bin bench-instructions demo characters install uninstall \
         clean tests-bin tests-with-lib
@@ -85,11 +84,9 @@ SIMDE_OBJ := $(patsubst %.c,$(BUILD)/simde/%.o,$(foreach k,$(SIMD_KERNELS),src/n
 TEST_DEFS := -DTOI_TEST_SIMDE_NEON
 endif
 
-# SIMDE_SAN: extra instrumentation flags for these objects only (test-sanitize sets one).
-SIMDE_SAN ?=
 $(BUILD)/simde/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(KERNEL_SAN) $(SIMDE_SAN) -DTOI_NEON_SIMDE -Wno-shadow $(DEPFLAGS) -c $< -o $@
+	$(CC) $(BASE) -DTOI_NEON_SIMDE -Wno-shadow $(DEPFLAGS) -c $< -o $@
 
 # The particle example's simulation joins the tests once the triangle queries are in the API.
 HAVE_TRIANGLES := $(shell grep -q toi_sweep_sphere_triangle_pairs include/toi.h && echo 1)
@@ -267,30 +264,25 @@ clean:
 # Each builds its own tree under build/<check>/ and exits nonzero on any finding.
 SAN_CC ?= $(CC)
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-# The SIMD kernel objects leave out UBSan's pointer-overflow check (which traps only address
-# arithmetic that wraps around; the kernels' is base + i with i below the caller's count): in
-# their large inlined bodies it multiplied clang's compile time (avx2/capsules.c: 158 s with
-# it, under 60 s without), and it was most of this check's and the fuzz build's minutes. Every
-# load and store stays under ASan, every other UBSan check stays on, the scalar reference and
-# the tests keep all of them, and the guard-page group faults any access past the arrays.
-KERNEL_UBSAN := -fno-sanitize=pointer-overflow
+# Every instrumented build (sanitizers, ThreadSanitizer, fuzz targets) leaves inlining to the
+# compiler (src/internal.h: TOI_NO_FORCE_INLINE): the kernels' forced-inline bodies, once
+# instrumented, took clang up to 11 minutes per file (avx2/boxes.c: 677 s user, 18 s this way),
+# and made the sanitizer build most of make test's time. Same operations, same checks, every
+# UBSan check on every object.
+SAN_DEFS := -DTOI_NO_FORCE_INLINE
 .PHONY: test-sanitize test-valgrind test-tsan
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, but for the guard-page
 # group: its arrays are mmap'd pages, which ASan does not watch (the native run and the qemu
 # runs fault on them), and ASan's mmap costs made it most of this run.
-# With GCC (the default), the NEON objects built through SIMDe skip the use-after-scope check
-# only: with SIMDe's many scoped temporaries it took each of them from 2-4 s to 70-120 s to
-# compile; every load and store stays checked, and the same kernel bodies get the full check
-# in the SSE, AVX2 and AVX-512 objects. With SAN_CC=clang (make test does so), the suite is
+# With SAN_CC=clang (make test does so), the suite is
 # built exactly as the fuzz targets' objects are, in their tree, so the fuzz run that follows
 # builds no library again (the coverage hooks do nothing without libFuzzer).
 SAN_CLANG = $(findstring clang,$(notdir $(SAN_CC)))
 SAN_BUILD = $(if $(SAN_CLANG),$(FUZZ_BUILD),build/asan)
 test-sanitize:
-	$(MAKE) CC=$(SAN_CC) BUILD=$(SAN_BUILD) OPT="-O1 -g" \
-	    SAN="$(if $(SAN_CLANG),$(FUZZ_SAN),$(SANITIZE))" KERNEL_SAN="$(KERNEL_UBSAN)" \
-	    SIMDE_SAN=$(if $(SAN_CLANG),,-fno-sanitize-address-use-after-scope) tests-bin
+	$(MAKE) CC=$(SAN_CC) BUILD=$(SAN_BUILD) OPT="-O1 -g" DEFS="$(SAN_DEFS)" \
+	    SAN="$(if $(SAN_CLANG),$(FUZZ_SAN),$(SANITIZE))" tests-bin
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    TOI_TEST_SKIP=guard TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.2) $(SAN_BUILD)/toi_tests
 
@@ -322,7 +314,8 @@ test-valgrind: $(BUILD)/toi_tests
 # switches; the rest checks that nothing else shares state unsafely.
 TSAN_CC ?= clang
 test-tsan:
-	$(MAKE) CC=$(TSAN_CC) BUILD=build/tsan OPT="-O1 -g" SAN="-fsanitize=thread" tests-bin
+	$(MAKE) CC=$(TSAN_CC) BUILD=build/tsan OPT="-O1 -g" DEFS="$(SAN_DEFS)" \
+	    SAN="-fsanitize=thread" tests-bin
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66 TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.05) \
 	    build/tsan/toi_tests
 
@@ -386,8 +379,8 @@ fuzz-seeds: $(BUILD)/fuzz_seeds
 # build/fuzz/crash-<family>-* (copy them to fuzz/regressions/<family>/ once fixed). The families
 # are targets of their own, so `make -j` fuzzes as many at a time as it has jobs.
 fuzz:
-	$(MAKE) CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT="-O1 -g" SAN="$(FUZZ_SAN)" \
-	    KERNEL_SAN="$(KERNEL_UBSAN)" fuzz-bins
+	$(MAKE) CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT="-O1 -g" DEFS="$(SAN_DEFS)" \
+	    SAN="$(FUZZ_SAN)" fuzz-bins
 	$(MAKE) --no-print-directory $(patsubst %,fuzz-run-%,$(FUZZ_FAMILIES))
 
 fuzz-run-%:

@@ -7,6 +7,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kernels' per-query and per-block functions are forced inline into their batch loops
+   (TOI_VINLINE, TOI_SCALAR_INLINE): in the fast builds a block's `full` flag is then a
+   constant and no vector travels through the stack. Instrumented builds (the sanitizers,
+   ThreadSanitizer and the fuzz targets: the Makefile's SAN_DEFS) define TOI_NO_FORCE_INLINE
+   and leave inlining to the compiler: the same operations under the same checks, only the
+   calls differ, while clang compiling the forced bodies with their instrumentation took up to
+   11 minutes on one file (avx2/boxes.c, in CodeGenPrepare; 18 s with the compiler's choice). */
+#ifdef TOI_NO_FORCE_INLINE
+#define TOI_INLINE static inline
+#else
+#define TOI_INLINE static inline __attribute__((always_inline))
+#endif
+
 /* One backend: its kernels. The API layer (api.c) has already validated every pointer, flag
    and index when a kernel runs, so kernels only compute. Each returns the number of hits. */
 typedef struct toi_kernels {

@@ -125,8 +125,8 @@ step_report() { # step_report LABEL [NOTE]
 }
 
 # 1. native
-# (-Werror: these builds are also the warning checks for gcc and the aarch64 gcc; step 6
-#  adds clang's)
+# (-Werror: these builds are also the warning checks for gcc and the aarch64 gcc; step 6's
+#  sanitizer build is clang's)
 step "build ($NATIVE, -Werror)" make -j"$JOBS" CFLAGS=-Werror lib tests-bin
 BIN=build/$NATIVE/toi_tests
 run "tests, $NATIVE" "$BIN"
@@ -224,13 +224,12 @@ if [ "${TOI_CHECKS:-1}" != 0 ]; then
     background_step "make test-valgrind (TOI_TEST_SCALE=0.02)" make --no-print-directory \
         test-valgrind TOI_TEST_SCALE=0.02
     step "make check-exports" make --no-print-directory check-exports
-    # (gcc's and the aarch64 gcc's -Werror builds are steps 1 and 3)
-    step "make check-warnings (clang)" make --no-print-directory -j"$JOBS" check-warnings \
-        WARN_CCS=clang
     step "make cppcheck" make --no-print-directory cppcheck
-    # (clang: its objects are the fuzz targets', so the fuzz step builds no library again)
-    step "make test-sanitize (clang, TOI_TEST_SCALE=0.1)" make --no-print-directory -j"$JOBS" \
-        test-sanitize SAN_CC=clang TOI_TEST_SCALE=0.1
+    # (clang: its objects are the fuzz targets', so the fuzz step builds no library again.
+    #  -Werror: this build is also clang's warning check, as steps 1 and 3 are gcc's and the
+    #  aarch64 gcc's - clang's warnings come from its front end, the same at -O1 as at -O2)
+    step "make test-sanitize (clang, -Werror, TOI_TEST_SCALE=0.1)" make --no-print-directory \
+        -j"$JOBS" test-sanitize SAN_CC=clang CFLAGS=-Werror TOI_TEST_SCALE=0.1
     step "make test-tsan" make --no-print-directory -j"$JOBS" test-tsan
     step "make fuzz-smoke (6 s per family)" make --no-print-directory -j"$JOBS" fuzz-smoke \
         FUZZ_SMOKE_SECONDS=6

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../internal.h"
+
 #define TOI_ISA avx2
 #define VW 8
 
@@ -21,7 +23,7 @@ typedef __m256 vf;   /* 8 floats */
 typedef __m256 vm;   /* 8 lane masks: all bits set (true) or clear (false) */
 typedef __m256i vu;  /* 8 uint32 */
 
-#define TOI_VINLINE static inline __attribute__((always_inline))
+#define TOI_VINLINE TOI_INLINE
 
 /* Every kernel returns through this: the YMM upper halves are cleared explicitly, since GCC
    inserts vzeroupper only when optimising at -O2 and above, and a dirty upper state makes

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../internal.h"
+
 #define TOI_ISA avx512
 #define VW 16
 
@@ -23,7 +25,7 @@ typedef __m512 vf;     /* 16 floats */
 typedef __mmask16 vm;  /* 16 lane masks: bit i is lane i */
 typedef __m512i vu;    /* 16 uint32 */
 
-#define TOI_VINLINE static inline __attribute__((always_inline))
+#define TOI_VINLINE TOI_INLINE
 
 /* Every kernel returns through this. VZEROUPPER clears bits 128 and up of ZMM0-15 (the YMM
    and ZMM upper state, XINUSE bits 2 and 7), which would otherwise make the caller's

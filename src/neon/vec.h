@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../internal.h"
+
 #define TOI_ISA neon
 #define VW 4
 
@@ -27,7 +29,7 @@ typedef float32x4_t vf;  /* 4 floats */
 typedef uint32x4_t vm;   /* 4 lane masks: all bits set (true) or clear (false) */
 typedef uint32x4_t vu;   /* 4 uint32 */
 
-#define TOI_VINLINE static inline __attribute__((always_inline))
+#define TOI_VINLINE TOI_INLINE
 
 /* Every kernel returns through this (the AVX2 layer clears the YMM upper halves there). */
 TOI_VINLINE size_t vdone(size_t r) { return r; }

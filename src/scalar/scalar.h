@@ -37,7 +37,7 @@ static inline float toi_scalar_pow2_unscale(float m)
 
 /* The per-query functions are inlined into their batch loops (14 float arguments would
    otherwise travel through the stack on every call). */
-#define TOI_SCALAR_INLINE static inline __attribute__((always_inline))
+#define TOI_SCALAR_INLINE TOI_INLINE
 
 /* One query's result before it is stored. A miss is t = TOI_NO_HIT with everything else 0. */
 typedef struct toi_result {

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../internal.h"
+
 #define TOI_ISA sse
 #define VW 4
 
@@ -18,7 +20,7 @@ typedef __m128 vf;   /* 4 floats */
 typedef __m128 vm;   /* 4 lane masks: all bits set (true) or clear (false) */
 typedef __m128i vu;  /* 4 uint32 */
 
-#define TOI_VINLINE static inline __attribute__((always_inline))
+#define TOI_VINLINE TOI_INLINE
 
 /* Every kernel returns through this (the AVX2 layer clears the YMM upper halves there). */
 TOI_VINLINE size_t vdone(size_t r) { return r; }
