@@ -118,12 +118,10 @@ TOI_VINLINE void vstore_n(float *p, vf a, size_t cnt)
 TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2, vf N[3])
 {
     __m128 out[2][3];
-    /* unrolled: as loops (GCC 12 -O2 keeps them) the arrays live on the stack and the
-       indices (j + 1) % 3 are computed at run time, ~5x the instructions */
-    _Pragma("GCC unroll 2")
+    TOI_UNROLL
     for (int half = 0; half < 2; half++) {
         __m256d e[3], f[3];
-        _Pragma("GCC unroll 3")
+        TOI_UNROLL
         for (int j = 0; j < 3; j++) {
             __m128 aj = half ? _mm256_extractf128_ps(a[j], 1) : _mm256_castps256_ps128(a[j]);
             __m128 bj = half ? _mm256_extractf128_ps(b[j], 1) : _mm256_castps256_ps128(b[j]);
@@ -133,14 +131,14 @@ TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2,
         }
         __m256d k = _mm256_cvtps_pd(half ? _mm256_extractf128_ps(k2, 1)
                                          : _mm256_castps256_ps128(k2));
-        _Pragma("GCC unroll 3")
+        TOI_UNROLL
         for (int j = 0; j < 3; j++) {
             int y = (j + 1) % 3, z = (j + 2) % 3;
             __m256d n = _mm256_sub_pd(_mm256_mul_pd(e[y], f[z]), _mm256_mul_pd(e[z], f[y]));
             out[half][j] = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_mul_pd(n, k), k));
         }
     }
-    _Pragma("GCC unroll 3")
+    TOI_UNROLL
     for (int j = 0; j < 3; j++)
         N[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(out[0][j]), out[1][j], 1);
 }

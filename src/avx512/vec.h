@@ -156,20 +156,24 @@ TOI_VINLINE __m256 vhalf(vf a, int half)
 TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2, vf N[3])
 {
     __m256 out[2][3];
+    TOI_UNROLL
     for (int half = 0; half < 2; half++) {
         __m512d e[3], f[3];
+        TOI_UNROLL
         for (int j = 0; j < 3; j++) {
             __m512d aj = _mm512_cvtps_pd(vhalf(a[j], half));
             e[j] = _mm512_sub_pd(_mm512_cvtps_pd(vhalf(b[j], half)), aj);
             f[j] = _mm512_sub_pd(_mm512_cvtps_pd(vhalf(c[j], half)), aj);
         }
         __m512d k = _mm512_cvtps_pd(vhalf(k2, half));
+        TOI_UNROLL
         for (int j = 0; j < 3; j++) {
             int y = (j + 1) % 3, z = (j + 2) % 3;
             __m512d n = _mm512_sub_pd(_mm512_mul_pd(e[y], f[z]), _mm512_mul_pd(e[z], f[y]));
             out[half][j] = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_mul_pd(n, k), k));
         }
     }
+    TOI_UNROLL
     for (int j = 0; j < 3; j++)
         N[j] = _mm512_castpd_ps(_mm512_insertf64x4(
             _mm512_castpd256_pd512(_mm256_castps_pd(out[0][j])), _mm256_castps_pd(out[1][j]),

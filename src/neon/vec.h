@@ -75,8 +75,10 @@ TOI_VINLINE vf vneg(vf a) { return vnegq_f32(a); } /* -a: sign flip */
 TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2, vf N[3])
 {
     float32x2_t out[2][3];
+    TOI_UNROLL
     for (int half = 0; half < 2; half++) {
         float64x2_t e[3], f[3];
+        TOI_UNROLL
         for (int j = 0; j < 3; j++) {
             float64x2_t aj = vcvt_f64_f32(half ? vget_high_f32(a[j]) : vget_low_f32(a[j]));
             float64x2_t bj = vcvt_f64_f32(half ? vget_high_f32(b[j]) : vget_low_f32(b[j]));
@@ -85,12 +87,14 @@ TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2,
             f[j] = vsubq_f64(cj, aj);
         }
         float64x2_t k = vcvt_f64_f32(half ? vget_high_f32(k2) : vget_low_f32(k2));
+        TOI_UNROLL
         for (int j = 0; j < 3; j++) {
             int y = (j + 1) % 3, z = (j + 2) % 3;
             float64x2_t n = vsubq_f64(vmulq_f64(e[y], f[z]), vmulq_f64(e[z], f[y]));
             out[half][j] = vcvt_f32_f64(vmulq_f64(vmulq_f64(n, k), k));
         }
     }
+    TOI_UNROLL
     for (int j = 0; j < 3; j++)
         N[j] = vcombine_f32(out[0][j], out[1][j]);
 }

@@ -50,10 +50,6 @@ size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *a, const toi_boxes *b, uns
 size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
                                const toi_boxes *bodies, unsigned flags, const toi_hits *out);
 
-/* Before a small loop of fixed count over pieces, axes or vectors: written as a loop, meant
-   as straight-line code (at -O2 GCC would otherwise keep such loops' vectors in memory). */
-#define TOI_UNROLL _Pragma("GCC unroll 16")
-
 /* A block of VW results; lanes that miss hold t = TOI_NO_HIT and 0 elsewhere. */
 typedef struct vres {
     vf t, nx, ny, nz, px, py, pz, depth;

@@ -61,8 +61,10 @@ TOI_VINLINE vf vneg(vf a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); } /* -a: s
 TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2, vf N[3])
 {
     __m128d lo[3], hi[3];
+    TOI_UNROLL
     for (int half = 0; half < 2; half++) {
         __m128d e[3], f[3];
+        TOI_UNROLL
         for (int j = 0; j < 3; j++) {
             __m128 aj = half ? _mm_movehl_ps(a[j], a[j]) : a[j];
             __m128 bj = half ? _mm_movehl_ps(b[j], b[j]) : b[j];
@@ -72,6 +74,7 @@ TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2,
         }
         __m128 kj = half ? _mm_movehl_ps(k2, k2) : k2;
         __m128d k = _mm_cvtps_pd(kj);
+        TOI_UNROLL
         for (int j = 0; j < 3; j++) {
             int y = (j + 1) % 3, z = (j + 2) % 3;
             __m128d n = _mm_sub_pd(_mm_mul_pd(e[y], f[z]), _mm_mul_pd(e[z], f[y]));
@@ -82,6 +85,7 @@ TOI_VINLINE void vtri_normal(const vf a[3], const vf b[3], const vf c[3], vf k2,
                 lo[j] = n;
         }
     }
+    TOI_UNROLL
     for (int j = 0; j < 3; j++)
         N[j] = _mm_movelh_ps(_mm_cvtpd_ps(lo[j]), _mm_cvtpd_ps(hi[j]));
 }
