@@ -161,9 +161,9 @@ done
 
 # 3. aarch64 under qemu: the whole suite, neon must be picked, at 15 % of the random counts
 #    (emulation; the native run checks the same NEON kernel bodies through SIMDe at full
-#    counts; 30 % took 530 s of CI's CPU, 15 % 337 s), and the long-double oracle is software quad precision there, so the accuracy
-#    group runs a smaller sample still. The run goes on in the background beside steps 4-6
-#    (collected at the end).
+#    counts; 30 % took 530 s of CI's CPU, 15 % 337 s), and the long-double oracle is
+#    software quad precision there, so the accuracy group runs a smaller sample still. The
+#    run goes on in the background beside steps 4-6 (collected at the end).
 if [ "$NATIVE" != "$CROSS" ]; then
     step "build ($CROSS, -Werror)" make -j"$JOBS" CC=$CROSS-gcc CFLAGS=-Werror lib tests-bin
     run "TOI_BACKEND=scalar on $CROSS" TOI_BACKEND=scalar TOI_TEST_EXPECT=scalar \

@@ -709,6 +709,15 @@ TOI_SCALAR_INLINE float end_ball_time(vec3 X0, const vec3 V[3], const vec3 E[3],
     return t;
 }
 
+/* An end's nearest point of kind k, at signed distance s from the plane, the other end at o:
+   its face foot is the nearest pair when the other end is on its side of the plane and no
+   nearer to it (every point of the segment is then at least |s| from the plane, so from the
+   triangle). */
+TOI_SCALAR_INLINE int face_foot_final(int k, float s, float o)
+{
+    return (k == TOI_FEATURE_FACE) & (((s >= 0.0f) & (o >= s)) | ((s <= 0.0f) & (o <= s)));
+}
+
 /* The nearest pair of the segment (X, X + e) and the triangle (the rule above; final: with
    the final face feet, at the reported t): d from the triangle's point *q to the segment's,
    *best = |d|^2, *kind where q lies, *endface whether the winner is an end's face foot
@@ -726,13 +735,9 @@ TOI_SCALAR_INLINE vec3 seg_tri_nearest(vec3 X, vec3 e, vec3 v, float t, const ve
     int k0, k1;
     nearest_point(X, V, E, m, ee, face_in, st0, n, &q0, &b0, &k0);
     nearest_point(X1, V, E, m, ee, face_in, st1, n, &q1, &b1, &k1);
-    /* an end's face foot is the nearest pair when the other end is on its side of the plane
-       and no nearer to it: every point of the segment is then at least |st| from the plane,
-       so from the triangle. It stays chosen whatever the distances (final). */
-    int fin0 = final & (k0 == TOI_FEATURE_FACE) &
-               (((st0 >= 0.0f) & (st1 >= st0)) | ((st0 <= 0.0f) & (st1 <= st0)));
-    int fin1 = final & (k1 == TOI_FEATURE_FACE) &
-               (((st1 >= 0.0f) & (st0 >= st1)) | ((st1 <= 0.0f) & (st0 <= st1)));
+    /* a final face foot stays chosen whatever the distances */
+    int fin0 = final & face_foot_final(k0, st0, st1);
+    int fin1 = final & face_foot_final(k1, st1, st0);
     vec3 d = sub3(X, q0);
     *q = q0, *best = b0, *kind = k0, *endface = k0 == TOI_FEATURE_FACE, *st = st0;
     if ((fin0 ^ 1) & (fin1 | (b1 < *best))) {

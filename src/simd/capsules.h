@@ -723,6 +723,14 @@ TOI_VINLINE vf ct_end_ball_time(v3 X0, const vctri *T, v3 v, vf a, vf r, vf rr)
     return vsel(vlt(tf, t), tf, t);
 }
 
+/* The scalar's face_foot_final, per lane. */
+TOI_VINLINE vm ct_face_final(vf k, vf s, vf o)
+{
+    const vf zero = vzero();
+    return mand(veq(k, vset((float)TOI_FEATURE_FACE)),
+                mor(mand(vge(s, zero), vge(o, s)), mand(vle(s, zero), vle(o, s))));
+}
+
 /* The nearest pair of the segment (X, X + e) and the triangle (the scalar's seg_tri_nearest,
    final as there): d from the triangle's point *q to the segment's; *best, *kind, *endface,
    *st as there. */
@@ -737,11 +745,9 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
     vf b0, b1, k0, k1;
     tri_nearest(X, T->V, T->E, T->m, T->ee, T->face_in, st0, T->n, &q0, &b0, &k0);
     tri_nearest(X1, T->V, T->E, T->m, T->ee, T->face_in, st1, T->n, &q1, &b1, &k1);
-    /* the scalar's final face feet: an end's, with the other end on its side, no nearer */
-    vm fin0 = mand(mand(mconst(final), veq(k0, face)),
-                   mor(mand(vge(st0, zero), vge(st1, st0)), mand(vle(st0, zero), vle(st1, st0))));
-    vm fin1 = mand(mand(mconst(final), veq(k1, face)),
-                   mor(mand(vge(st1, zero), vge(st0, st1)), mand(vle(st1, zero), vle(st0, st1))));
+    /* the scalar's final face feet */
+    vm fin0 = mand(mconst(final), ct_face_final(k0, st0, st1));
+    vm fin1 = mand(mconst(final), ct_face_final(k1, st1, st0));
     vm upd = mandnot(mor(fin1, vlt(b1, b0)), fin0);
     vm fin = mor(fin0, fin1);
     v3 d = v3sel(upd, v3sub(X1, q1), v3sub(X, q0));
