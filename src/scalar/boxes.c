@@ -387,6 +387,14 @@ TOI_SCALAR_INLINE int spin_approach(const float a[3][3], const float b[3][3], co
     return ua < 0.0f || ub < 0.0f;
 }
 
+/* The squared radius the bounding-ball tests compare with: rho = (rA + rB) rounded up, plus
+   2^-16 for the rounding of the terms compared with it (spin_far, spin_start). */
+TOI_SCALAR_INLINE float spin_rr(float ra, float rb)
+{
+    float rho = (ra + rb) * SPIN_UP + 0x1p-16f;
+    return rho * rho + 0x1p-16f;
+}
+
 /* The bounding spheres never meet: the ball of radius rA about A's centre holds A in every
    orientation (rA >= its circumradius), likewise B's, and A's centre moves along l + t v
    relative to B's, so the boxes cannot touch in [0, 1] when that segment stays farther than
@@ -397,8 +405,7 @@ TOI_SCALAR_INLINE int spin_approach(const float a[3][3], const float b[3][3], co
    (|l x v|^2 > (rA + rB)^2 |v|^2). A pair it rejects is a miss (docs/boxes.md). */
 TOI_SCALAR_INLINE int spin_far(const float l[3], const float v[3], float ra, float rb)
 {
-    float rho = (ra + rb) * SPIN_UP + 0x1p-16f;
-    float rr = rho * rho + 0x1p-16f;
+    float rr = spin_rr(ra, rb);
     float e[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]}, X[3];
     cross3(l, v, X);
     float a = dot3(v, v), b = dot3(l, v);
@@ -413,8 +420,7 @@ TOI_SCALAR_INLINE int spin_far(const float l[3], const float v[3], float ra, flo
    before t0, so the sweep starts there (docs/boxes.md). */
 TOI_SCALAR_INLINE float spin_start(const float l[3], const float v[3], float ra, float rb)
 {
-    float rho = (ra + rb) * SPIN_UP + 0x1p-16f;
-    float rr = rho * rho + 0x1p-16f;
+    float rr = spin_rr(ra, rb);
     float c = dot3(l, l), a = dot3(v, v), b = dot3(l, v);
     float N = (c - rr) * SPIN_DOWN, nb = 0x1p-20f - b;
     float disc = ((nb * nb) * SPIN_UP - (a * N) * SPIN_DOWN) * SPIN_UP;

@@ -52,6 +52,16 @@ TOI_SCALAR_INLINE int recedes(float b, float a, float size_s)
     return (b >= 0.0f) & (b * b >= (m * m) * a);
 }
 
+/* Apart at t = 0 and not receding: the earliest piece's t is a hit when entered by t = 1, and
+   a start inside a piece (t <= 0, by rounding) only when approaching; then clamped to 0. */
+TOI_SCALAR_INLINE int apart_hit(float *t, int approach)
+{
+    if (!(*t <= 1.0f) || (!(*t > 0.0f) && !approach))
+        return 0;
+    *t = *t > 0.0f ? *t : 0.0f;
+    return 1;
+}
+
 /* One end ball: the sphere query's first root with its validity (approaching, discriminant
    >= 0, t <= 1); +Inf when not entered. A start inside the ball (c <= 0, possible only by
    rounding when the whole segment is not in contact) gives t <= 0, which the caller clamps
@@ -148,9 +158,8 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
         t = t1 < t ? t1 : t;
         float tc = cylinder_time(l0, e, ee, (vec3){-v.x, -v.y, -v.z}, RR);
         t = tc < t ? tc : t;
-        if (!(t <= 1.0f) || (!(t > 0.0f) && !approach))
+        if (!apart_hit(&t, approach))
             return 0;
-        t = t > 0.0f ? t : 0.0f;
     }
     res->t = t;
     if (!full)
@@ -560,9 +569,8 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
         t = tc < t ? tc : t;
         tc = face_time(&P, v, R);
         t = tc < t ? tc : t;
-        if (!(t <= 1.0f) || (!(t > 0.0f) && !approach))
+        if (!apart_hit(&t, approach))
             return 0;
-        t = t > 0.0f ? t : 0.0f;
     }
     res->t = t;
     if (!full)
@@ -856,9 +864,8 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
             earlier(cylinder_time(sub3(O, V[k]), e, ees, nv, rr), &t);
         for (int k = 0; k < 3; k++)
             earlier(face_time(&Pk[k], v, r), &t);
-        if (!(t <= 1.0f) || (!(t > 0.0f) && !approach))
+        if (!apart_hit(&t, approach))
             return;
-        t = t > 0.0f ? t : 0.0f;
     }
     res->t = t;
     if (!want)

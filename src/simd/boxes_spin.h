@@ -218,12 +218,19 @@ TOI_VINLINE vf vspin_normal(const vf a[3][3], const vf b[3][3], const vf C[3][3]
     return nn;
 }
 
+/* The scalar's spin_rr(). */
+TOI_VINLINE vf vspin_rr(vf ra, vf rb)
+{
+    const vf m = vset(0x1p-16f);
+    vf rho = vadd(vmul(vadd(ra, rb), vset(VSPIN_UP)), m);
+    return vadd(vmul(rho, rho), m);
+}
+
 /* The scalar's spin_start(): the first time the bounding spheres can meet, rounded down. */
 TOI_VINLINE vf vspin_start(const vf l[3], const vf v[3], vf ra, vf rb)
 {
-    const vf up = vset(VSPIN_UP), down = vset(VSPIN_DOWN), m = vset(0x1p-16f), zero = vzero();
-    vf rho = vadd(vmul(vadd(ra, rb), up), m);
-    vf rr = vadd(vmul(rho, rho), m);
+    const vf up = vset(VSPIN_UP), down = vset(VSPIN_DOWN), zero = vzero();
+    vf rr = vspin_rr(ra, rb);
     vf c = vdot3(l, l), a = vdot3(v, v), b = vdot3(l, v);
     vf N = vmul(vsub(c, rr), down), nb = vsub(vset(0x1p-20f), b);
     vf disc = vmul(vsub(vmul(vmul(nb, nb), up), vmul(vmul(a, N), down)), up);
@@ -565,8 +572,7 @@ TOI_VINLINE vm vspin_far(const vbox *A, const vbox *B)
     const vf up = vset(VSPIN_UP), m = vset(0x1p-16f), tiny = vset(0x1p-70f);
     vf ra = vadd(vmul(vsqrt(vdot3(ha, ha)), up), tiny);
     vf rb = vadd(vmul(vsqrt(vdot3(hb, hb)), up), tiny);
-    vf rho = vadd(vmul(vadd(ra, rb), up), m);
-    vf rr = vadd(vmul(rho, rho), m);
+    vf rr = vspin_rr(ra, rb);
     TOI_UNROLL
     for (int c = 0; c < 3; c++)
         e[c] = vadd(l[c], v[c]);

@@ -41,6 +41,16 @@ TOI_VINLINE vm cap_recedes(vf b, vf a, vf size_s)
     return mand(vge(b, vzero()), vge(vmul(b, b), vmul(vmul(m, m), a)));
 }
 
+/* The scalar's apart_hit, per lane: entered by t = 1, and a start inside a piece (t <= 0)
+   only when approaching; *t clamped to 0. */
+TOI_VINLINE vm cap_apart_hit(vf *t, vm approach)
+{
+    vm tpos = vgt(*t, vzero());
+    vm hit = mand(vle(*t, vset(1.0f)), mor(tpos, approach));
+    *t = vsel(tpos, *t, vzero());
+    return hit;
+}
+
 /* The cylinder around the segment (the scalar's cylinder_time). */
 TOI_VINLINE vf cap_cylinder_time(v3 l0, v3 e, vf ee, v3 w, vf RR)
 {
@@ -98,11 +108,8 @@ TOI_VINLINE size_t capsule_sphere_block(const toi_capsules *C, const toi_spheres
     t = vsel(vlt(tc, t), tc, t);
     /* apart at t = 0: not receding beyond rounding, entered by t = 1, and a start inside a
        piece (t <= 0) only when approaching */
-    vm tpos = vgt(t, zero);
-    vm hit_sep = mandnot(mandnot(mand(vle(t, vset(1.0f)), mor(tpos, approach)),
-                                 cap_recedes(b, a, vmul(size, s))),
+    vm hit_sep = mandnot(mandnot(cap_apart_hit(&t, approach), cap_recedes(b, a, vmul(size, s))),
                          overlap);
-    t = vsel(tpos, t, zero);
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit = mand(valid, mor(hit_ov, hit_sep));
     t = vsel(overlap, zero, t);
@@ -473,11 +480,9 @@ TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overla
     t = vsel(vlt(tc, t), tc, t);
     tc = para_face_time(&P, v, R);
     t = vsel(vlt(tc, t), tc, t);
-    vm tpos = vgt(t, zero);
-    vm hit_sep = mandnot(mandnot(mand(vle(t, one), mor(tpos, approach)),
+    vm hit_sep = mandnot(mandnot(cap_apart_hit(&t, approach),
                                  cap_recedes(b, a, vmul(size, G.s))),
                          overlap);
-    t = vsel(tpos, t, zero);
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit = mand(valid, mor(hit_ov, hit_sep));
     t = vsel(overlap, zero, t);
@@ -919,10 +924,9 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
         }
     }
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
-    vm tpos = vgt(tsep, zero);
-    vm hit_sep = mand(sep, mand(vle(tsep, one), mor(tpos, approach)));
+    vm hit_sep = mand(sep, cap_apart_hit(&tsep, approach));
     vm chit = mand(valid, mor(hit_ov, hit_sep));
-    vf t = vsel(overlap, zero, vsel(tpos, tsep, zero));
+    vf t = vsel(overlap, zero, tsep);
     c->t = vsel(chit, t, inf);
     c->nx = c->ny = c->nz = c->px = c->py = c->pz = c->depth = zero;
     *cfeat = vset((float)TOI_FEATURE_NONE);
