@@ -1,5 +1,6 @@
 /* capsules.c - toi_bench_capsules: the capsule queries (docs/capsules.md) on every backend:
-   capsule-sphere pairs, capsule-plane and capsule-capsule pairs, batches in cache (4096
+   capsule-sphere pairs, capsule-plane and capsule-capsule pairs (and the latter as a pair
+   list over the bodies: list_make), batches in cache (4096
    queries, the same arrays every repetition) and in DRAM (2^21 queries), t only and all
    outputs; ns per query (the best of several repetitions: compare ratios within one run),
    the ratio to the scalar reference, and the hit fraction. Every backend's outputs are
@@ -89,9 +90,9 @@ static void outs_make(outs *o, size_t n)
     o->tonly = (toi_hits){o->f[0], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 }
 
-enum { QCS, QCP, QCC, QCT, NQ };
+enum { QCS, QCP, QCC, QCL, QCT, NQ };
 static const char *const qname[NQ] = {"capsule-sphere", "capsule-plane", "capsule-capsule",
-                                      "capsule-triangle"};
+                                      "capsule list", "capsule-triangle"};
 
 typedef struct tris {
     float *f[9];
@@ -116,7 +117,45 @@ typedef struct scene {
     sph s;
     tris t;
     toi_plane plane;
+    caps l;              /* the pair list's bodies: a's capsules, then b's */
+    uint32_t *ia, *ib;   /* its pairs: the capsule-capsule pairs, shuffled */
+    size_t nl;           /* bodies in l */
 } scene;
+
+/* The pair list's scene: bodies a[0..n) then b[0..n), and pair k = (a[p(k)], b[p(k)]) with p
+   a permutation within each block of 4,096 pairs: the capsule-capsule pairs (the same work
+   and hits) in shuffled order, so its time over capsule-capsule's is the cost of the indices
+   and of gathering from the bodies (in cache: the first block's 8,192 bodies). */
+static void list_make(scene *sc, size_t n, bench_rng *r)
+{
+    sc->nl = 2 * n;
+    for (int k = 0; k < 10; k++) {
+        sc->l.f[k] = bench_falloc(2 * n);
+        memcpy(sc->l.f[k], sc->a.f[k], n * sizeof(float));
+        memcpy(sc->l.f[k] + n, sc->b.f[k], n * sizeof(float));
+    }
+    float *const *f = sc->l.f;
+    sc->l.c = (toi_capsules){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]};
+    sc->ia = malloc(n * sizeof *sc->ia);
+    sc->ib = malloc(n * sizeof *sc->ib);
+    if (!sc->ia || !sc->ib) {
+        fprintf(stderr, "toi_bench_capsules: out of memory\n");
+        exit(2);
+    }
+    for (size_t i = 0; i < n; i++)
+        sc->ia[i] = (uint32_t)i;
+    for (size_t b0 = 0; b0 < n; b0 += 4096) {
+        size_t m = n - b0 < 4096 ? n - b0 : 4096;
+        for (size_t i = m - 1; i > 0; i--) { /* Fisher-Yates within the block */
+            size_t j = (size_t)rng_range(r, 0.0f, (float)(i + 1));
+            j = j > i ? i : j;
+            uint32_t t = sc->ia[b0 + i];
+            sc->ia[b0 + i] = sc->ia[b0 + j], sc->ia[b0 + j] = t;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        sc->ib[i] = (uint32_t)n + sc->ia[i];
+}
 
 static ptrdiff_t run(int q, const scene *sc, size_t off, size_t n, const toi_hits *o)
 {
@@ -135,6 +174,8 @@ static ptrdiff_t run(int q, const scene *sc, size_t off, size_t n, const toi_hit
     case QCS: return toi_sweep_capsules_spheres(n, &a, &s, 0, o);
     case QCP: return toi_sweep_capsules_plane(n, &a, &sc->plane, 0, o);
     case QCT: return toi_sweep_capsules_triangles(n, &a, &t, 0, o);
+    case QCL:
+        return toi_sweep_capsule_pairs(n, sc->ia + off, sc->ib + off, sc->nl, &sc->l.c, 0, o);
     default: return toi_sweep_capsules(n, &a, &b, 0, o);
     }
 }
@@ -309,6 +350,7 @@ int main(int argc, char **argv)
         }
     sc.plane = (toi_plane){0, 0, 1, -1.0f};
     tris_make(&sc.t, big, &r, sc.b.f);
+    list_make(&sc, big, &r);
     outs ref, got;
     outs_make(&ref, big);
     outs_make(&got, big);

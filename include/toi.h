@@ -247,6 +247,13 @@ TOI_API ptrdiff_t toi_sweep_capsules_plane(size_t n, const toi_capsules *c,
 TOI_API ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
                                      unsigned flags, const toi_hits *out);
 
+/* capsule pair list (a broadphase's pairs): pair k is bodies[ia[k]] vs bodies[ib[k]], with
+   bodies[ib[k]] the obstacle; exactly toi_sweep_capsules on those two capsules, bit for bit.
+   An index >= nbodies -> TOI_EINVAL. */
+TOI_API ptrdiff_t toi_sweep_capsule_pairs(size_t npairs, const uint32_t *ia, const uint32_t *ib,
+                                          size_t nbodies, const toi_capsules *bodies,
+                                          unsigned flags, const toi_hits *out);
+
 /* pair i: capsule c[i] vs triangle tri[i] - the ray against the Minkowski sum of the triangle
    and the segment (docs/capsules.md). Outputs as the triangle queries (feature included,
    TOI_CULL_BACKFACES as there; t_exit untouched): point = the triangle's point nearest the

@@ -209,6 +209,22 @@ ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsul
     return (ptrdiff_t)k->capsules(n, a, b, flags, out);
 }
 
+ptrdiff_t toi_sweep_capsule_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
+                                     const uint32_t *ib, size_t nbodies,
+                                     const toi_capsules *bodies, unsigned flags,
+                                     const toi_hits *out)
+{
+    ptrdiff_t pre = precheck(npairs, flags, out);
+    if (pre <= 0)
+        return pre;
+    if (!ia || !ib || !capsules_ok(bodies))
+        return TOI_EINVAL;
+    if (!indices_ok(npairs, ia, nbodies) || !indices_ok(npairs, ib, nbodies))
+        return TOI_EINVAL;
+    toi_note_backend(k->id);
+    return (ptrdiff_t)k->capsule_pairs(npairs, ia, ib, bodies, flags, out);
+}
+
 ptrdiff_t toi_sweep_capsules_triangles_on(const toi_kernels *k, size_t n,
                                           const toi_capsules *c, const toi_triangles *tri,
                                           unsigned flags, const toi_hits *out)
@@ -324,6 +340,14 @@ ptrdiff_t toi_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules
                              unsigned flags, const toi_hits *out)
 {
     return toi_sweep_capsules_on(toi_active_kernels(), n, a, b, flags, out);
+}
+
+ptrdiff_t toi_sweep_capsule_pairs(size_t npairs, const uint32_t *ia, const uint32_t *ib,
+                                  size_t nbodies, const toi_capsules *bodies, unsigned flags,
+                                  const toi_hits *out)
+{
+    return toi_sweep_capsule_pairs_on(toi_active_kernels(), npairs, ia, ib, nbodies, bodies,
+                                      flags, out);
 }
 
 ptrdiff_t toi_sweep_capsules_triangles(size_t n, const toi_capsules *c,

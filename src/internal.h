@@ -56,6 +56,8 @@ typedef struct toi_kernels {
                              unsigned flags, const toi_hits *out);
     size_t (*capsules)(size_t n, const toi_capsules *a, const toi_capsules *b, unsigned flags,
                        const toi_hits *out);
+    size_t (*capsule_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                            const toi_capsules *bodies, unsigned flags, const toi_hits *out);
     size_t (*capsules_triangles)(size_t n, const toi_capsules *c, const toi_triangles *tri,
                                  unsigned flags, const toi_hits *out);
     size_t (*capsules_triangle_set)(size_t n, const toi_capsules *c, size_t ntris,
@@ -129,6 +131,10 @@ ptrdiff_t toi_sweep_capsules_plane_on(const toi_kernels *k, size_t n, const toi_
                                      const toi_hits *out);
 ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsules *a,
                                 const toi_capsules *b, unsigned flags, const toi_hits *out);
+ptrdiff_t toi_sweep_capsule_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
+                                     const uint32_t *ib, size_t nbodies,
+                                     const toi_capsules *bodies, unsigned flags,
+                                     const toi_hits *out);
 ptrdiff_t toi_sweep_capsules_triangles_on(const toi_kernels *k, size_t n,
                                           const toi_capsules *c, const toi_triangles *tri,
                                           unsigned flags, const toi_hits *out);

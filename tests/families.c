@@ -163,6 +163,15 @@ static ptrdiff_t call_capsules(const toi_kernels *k, size_t n, const t_args *a, 
              : toi_sweep_capsules(n, &ca, &cb, flags, out);
 }
 
+static ptrdiff_t call_capsule_pairs(const toi_kernels *k, size_t n, const t_args *a,
+                                   unsigned flags, const toi_hits *out)
+{
+    toi_capsules s = capsules_at(a->set[0]);
+    return k ? toi_sweep_capsule_pairs_on(k, n, a->idx[0], a->idx[1], a->nset[0], &s, flags,
+                                          out)
+             : toi_sweep_capsule_pairs(n, a->idx[0], a->idx[1], a->nset[0], &s, flags, out);
+}
+
 static ptrdiff_t call_capsules_triangles(const toi_kernels *k, size_t n, const t_args *a,
                                          unsigned flags, const toi_hits *out)
 {
@@ -268,6 +277,8 @@ const t_family t_families[] = {
      .precondition = unit_plane, .flags = TOI_ALL_OVERLAPS, .call = call_capsules_plane},
     {.name = "capsules", .qkind = "pppooovvvr" "pppooovvvr", .normal_param = -1,
      .flags = TOI_ALL_OVERLAPS, .call = call_capsules},
+    {.name = "capsule_pairs", .qkind = "", .nidx = 2, .nsets = 1, .skind = {"pppooovvvr"},
+     .normal_param = -1, .flags = TOI_ALL_OVERLAPS, .call = call_capsule_pairs},
     {.name = "capsules_triangles", .qkind = "pppooovvvr" "pppoooooo", .normal_param = -1,
      .writes_feature = 1, .feature_limit = TOI_FEATURE_VERTEX_C + 1, .flags = TOI_FLAGS_ALL,
      .call = call_capsules_triangles},

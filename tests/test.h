@@ -152,6 +152,9 @@ ptrdiff_t t_capsules_plane(const t_impl *im, size_t n, const toi_capsules *c,
                            const toi_plane *p, unsigned flags, const toi_hits *out);
 ptrdiff_t t_capsules(const t_impl *im, size_t n, const toi_capsules *a, const toi_capsules *b,
                      unsigned flags, const toi_hits *out);
+ptrdiff_t t_capsule_pairs(const t_impl *im, size_t n, const uint32_t *ia, const uint32_t *ib,
+                          size_t nbodies, const toi_capsules *bodies, unsigned flags,
+                          const toi_hits *out);
 ptrdiff_t t_capsules_tris(const t_impl *im, size_t n, const toi_capsules *c,
                           const toi_triangles *tri, unsigned flags, const toi_hits *out);
 ptrdiff_t t_capsules_tri_set(const t_impl *im, size_t n, const toi_capsules *c, size_t ntris,

@@ -36,6 +36,7 @@ static void group_end(const char *what)
 /* Change only with a deliberate change of results, and say so in the commit. */
 #define GOLDEN_CAPSULES 0xc110db973ff55f69ull
 #define GOLDEN_CAPSULE_PAIRS 0x678f63d42f3c7684ull
+#define GOLDEN_CAPSULE_LIST 0xb69a781bd6574eeeull /* the pair list */
 #define GOLDEN_CAPSULE_TRIS 0x0caab19258088569ull
 #define GOLDEN_CAPSULE_TRI_SET 0x321758adf7178561ull
 
@@ -630,6 +631,99 @@ static void case_pair_reject(const void *ctx)
 
 static void case_long_axis_pass(const void *ctx);
 
+/* The pair list (toi_sweep_capsule_pairs) is toi_sweep_capsules on the gathered pairs, bit
+   for bit: random bodies and indices (some pairs a body against itself), batch sizes 1 to 700
+   with every tail, both flags, random output subsets; then a capsule against itself, and the
+   bad calls (an index out of range, a NULL index array: TOI_EINVAL, nothing written). */
+static void case_pair_list(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { MAXN = 700 };
+    t_cap bodies, ga, gb;
+    t_hits ref, got;
+    cap_alloc(&bodies, 2 * MAXN);
+    cap_alloc(&ga, MAXN);
+    cap_alloc(&gb, MAXN);
+    t_hits_alloc(&ref, MAXN);
+    t_hits_alloc(&got, MAXN);
+    uint32_t *ia = malloc(MAXN * sizeof *ia), *ib = malloc(MAXN * sizeof *ib);
+    rng r = {0x9A1C};
+    size_t done = 0, target = t_count(20000);
+    int bad = 0;
+    while (done < target && !bad) {
+        size_t n = rng_below(&r, 4) == 0 ? 1 + rng_below(&r, MAXN) : 1 + rng_below(&r, 40);
+        size_t nb = 2 * n;
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < n; i++) {
+            float q[10], p[10];
+            gen_capsule_pair(&r, -1, q, p);
+            cap_set(&bodies, i, q);
+            cap_set(&bodies, n + i, p);
+        }
+        for (size_t k = 0; k < n; k++) {
+            uint32_t how = rng_below(&r, 8);
+            ia[k] = how < 4 ? (uint32_t)k : rng_below(&r, (uint32_t)nb);
+            ib[k] = how < 4 ? (uint32_t)(n + k) : how == 4 ? ia[k] : rng_below(&r, (uint32_t)nb);
+            for (int f = 0; f < 10; f++) {
+                ga.f[f][k] = bodies.f[f][ia[k]];
+                gb.f[f][k] = bodies.f[f][ib[k]];
+            }
+        }
+        uint32_t mask = rng_below(&r, 2) ? 127 : rng_below(&r, 128);
+        toi_hits o[2];
+        t_hits *hh[2] = {&ref, &got};
+        for (int w = 0; w < 2; w++) {
+            float *f[T_NOUT];
+            for (int k = 0; k < T_NOUT; k++)
+                f[k] = k == 0 || (mask >> (k - 1) & 1) ? hh[w]->f[k] : NULL;
+            o[w] = (toi_hits){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7],
+                              hh[w]->index, hh[w]->feature, hh[w]->t_exit};
+        }
+        t_hits_fill(&ref, 0x5A);
+        t_hits_fill(&got, 0x5A);
+        ptrdiff_t want = t_capsules(im, n, &ga.c, &gb.c, flags, &o[0]);
+        ptrdiff_t have = t_capsule_pairs(im, n, ia, ib, nb, &bodies.c, flags, &o[1]);
+        size_t at;
+        int k = t_hits_diff(&ref, &got, MAXN, &at);
+        if (k >= 0 || have != want) {
+            bad = 1;
+            CHECK(0, "n %zu flags %u: %s[%zu] differs from the pairs' (count %td vs %td)", n,
+                  flags, k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, have, want);
+        }
+        done += n;
+    }
+    printf("    %zu listed pairs, bit for bit those of toi_sweep_capsules\n", done);
+
+    /* a capsule against itself: touching, neither approaching: a hit only with every
+       overlap, at t = 0 with depth 2r */
+    const float c0[10] = {0, 0, 0, 1, 0, 0, 0.5f, 0.25f, 0, 0.25f};
+    cap_set(&bodies, 0, c0);
+    const uint32_t self[1] = {0};
+    t_hits_fill(&got, 0x5A);
+    ptrdiff_t n0 = t_capsule_pairs(im, 1, self, self, 1, &bodies.c, 0, &got.h);
+    CHECK(n0 == 0 && got.f[0][0] == TOI_NO_HIT, "self pair: %td hits, t %g", n0, got.f[0][0]);
+    n0 = t_capsule_pairs(im, 1, self, self, 1, &bodies.c, TOI_ALL_OVERLAPS, &got.h);
+    CHECK(n0 == 1 && got.f[0][0] == 0.0f && got.f[7][0] == 0.5f,
+          "self pair, every overlap: %td hits, t %g, depth %g", n0, got.f[0][0], got.f[7][0]);
+
+    /* bad calls: nothing written */
+    const uint32_t out_of_range[2] = {0, 2}, ok[2] = {0, 1};
+    t_hits_fill(&got, 0xA5);
+    CHECK(t_capsule_pairs(im, 2, out_of_range, ok, 2, &bodies.c, 0, &got.h) == TOI_EINVAL &&
+              t_capsule_pairs(im, 2, ok, out_of_range, 2, &bodies.c, 0, &got.h) == TOI_EINVAL &&
+              t_capsule_pairs(im, 2, NULL, ok, 2, &bodies.c, 0, &got.h) == TOI_EINVAL &&
+              t_capsule_pairs(im, 2, ok, NULL, 2, &bodies.c, 0, &got.h) == TOI_EINVAL &&
+              got.f[0][0] == bits_float(0xA5A5A5A5u) && got.f[0][1] == bits_float(0xA5A5A5A5u),
+          "pair list: bad calls");
+    cap_free(&bodies);
+    cap_free(&ga);
+    cap_free(&gb);
+    t_hits_free(&ref);
+    t_hits_free(&got);
+    free(ia);
+    free(ib);
+}
+
 void group_capsule_contract(void)
 {
     group_begin();
@@ -643,6 +737,8 @@ void group_capsule_contract(void)
                 "out, an edge's foot near a corner) against the oracle", case_pair_regress);
     t_run_impls("capsules/pairs: the separation reject and the queue (far, grazing just "
                 "outside and inside R, crossing, mixed in every batch size)", case_pair_reject);
+    t_run_impls("capsules/pair list: toi_sweep_capsules on the gathered pairs, bit for bit; "
+                "self pairs; bad indices", case_pair_list);
     group_end("contract");
 }
 
@@ -1493,14 +1589,16 @@ static void case_golden(const void *ctx)
 {
     const t_impl *im = ctx;
     enum { GN = 3000 };
-    t_cap b, b2;
+    t_cap b, b2, bl;
     t_sph s;
     t_hits o;
     cap_alloc(&b, GN);
     cap_alloc(&b2, GN);
+    cap_alloc(&bl, 2 * GN);
     t_spheres_alloc(&s, GN);
     t_hits_alloc(&o, GN);
-    uint64_t h = 0xcbf29ce484222325ull, h2 = h;
+    uint32_t *ia = malloc(GN * sizeof *ia), *ib = malloc(GN * sizeof *ib);
+    uint64_t h = 0xcbf29ce484222325ull, h2 = h, h3 = h;
     for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
         rng r = {0xC0DE + flags};
         for (size_t i = 0; i < GN; i++) {
@@ -1538,15 +1636,32 @@ static void case_golden(const void *ctx)
         for (int k = 0; k < T_NOUT; k++)
             h2 = fnv(h2, o.f[k], GN * sizeof(float));
         h2 = fnv(h2, &ret, sizeof ret);
+        /* the pair list: those capsules as 2 GN bodies, random pairs of them */
+        for (size_t i = 0; i < GN; i++)
+            for (int k = 0; k < 10; k++)
+                bl.f[k][i] = b.f[k][i], bl.f[k][GN + i] = b2.f[k][i];
+        for (size_t i = 0; i < GN; i++) {
+            ia[i] = rng_below(&r, 2 * GN);
+            ib[i] = rng_below(&r, 4) ? (uint32_t)(GN + i) : rng_below(&r, 2 * GN);
+        }
+        ret = t_capsule_pairs(im, GN, ia, ib, 2 * GN, &bl.c, flags, &o.h);
+        for (int k = 0; k < T_NOUT; k++)
+            h3 = fnv(h3, o.f[k], GN * sizeof(float));
+        h3 = fnv(h3, &ret, sizeof ret);
     }
-    printf("    %s: 0x%016llx, capsule pairs 0x%016llx\n", im->name, (unsigned long long)h,
-           (unsigned long long)h2);
+    printf("    %s: 0x%016llx, capsule pairs 0x%016llx, pair list 0x%016llx\n", im->name,
+           (unsigned long long)h, (unsigned long long)h2, (unsigned long long)h3);
     CHECK(h == GOLDEN_CAPSULES, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
           (unsigned long long)h, (unsigned long long)GOLDEN_CAPSULES);
     CHECK(h2 == GOLDEN_CAPSULE_PAIRS, "%s: capsule pairs hash to 0x%016llx, golden 0x%016llx",
           im->name, (unsigned long long)h2, (unsigned long long)GOLDEN_CAPSULE_PAIRS);
+    CHECK(h3 == GOLDEN_CAPSULE_LIST, "%s: the pair list hashes to 0x%016llx, golden 0x%016llx",
+          im->name, (unsigned long long)h3, (unsigned long long)GOLDEN_CAPSULE_LIST);
     cap_free(&b);
     cap_free(&b2);
+    cap_free(&bl);
+    free(ia);
+    free(ib);
     t_spheres_free(&s);
     t_hits_free(&o);
 }

@@ -238,6 +238,14 @@ ptrdiff_t t_capsules(const t_impl *im, size_t n, const toi_capsules *a, const to
             toi_sweep_capsules_on(im->k, n, a, b, flags, out));
 }
 
+ptrdiff_t t_capsule_pairs(const t_impl *im, size_t n, const uint32_t *ia, const uint32_t *ib,
+                          size_t nbodies, const toi_capsules *bodies, unsigned flags,
+                          const toi_hits *out)
+{
+    T_QUERY(im, toi_sweep_capsule_pairs(n, ia, ib, nbodies, bodies, flags, out),
+            toi_sweep_capsule_pairs_on(im->k, n, ia, ib, nbodies, bodies, flags, out));
+}
+
 ptrdiff_t t_capsules_tri_set(const t_impl *im, size_t n, const toi_capsules *c, size_t ntris,
                              const toi_triangles *tri, unsigned flags, const toi_hits *out)
 {

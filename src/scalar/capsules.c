@@ -600,18 +600,33 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     return 1;
 }
 
-size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *A, const toi_capsules *B,
-                                 unsigned flags, const toi_hits *out)
+/* Pairs k in [0, n): A[ia[k]] vs B[ib[k]] (ia, ib NULL: A[k] vs B[k]). */
+static size_t capsules_loop(size_t n, const uint32_t *ia, const uint32_t *ib,
+                            const toi_capsules *A, const toi_capsules *B, unsigned flags,
+                            const toi_hits *out)
 {
     int full = toi_wants_full(out);
     size_t hits = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t k = 0; k < n; k++) {
         toi_result r;
-        int hit = sweep_capsule_capsule(load_capsule(A, i), load_capsule(B, i), flags, full, &r);
+        int hit = sweep_capsule_capsule(load_capsule(A, ia ? ia[k] : k),
+                                        load_capsule(B, ib ? ib[k] : k), flags, full, &r);
         hits += (size_t)hit;
-        toi_scalar_store(out, i, hit ? &r : &toi_scalar_no_hit, full);
+        toi_scalar_store(out, k, hit ? &r : &toi_scalar_no_hit, full);
     }
     return hits;
+}
+
+size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *A, const toi_capsules *B,
+                                 unsigned flags, const toi_hits *out)
+{
+    return capsules_loop(n, NULL, NULL, A, B, flags, out);
+}
+
+size_t toi_scalar_sweep_capsule_pairs(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                      const toi_capsules *S, unsigned flags, const toi_hits *out)
+{
+    return capsules_loop(n, ia, ib, S, S, flags, out);
 }
 
 /* ---- capsule against triangle ----

@@ -16,6 +16,7 @@ const toi_kernels toi_kernels_scalar = {
     .capsules_spheres = toi_scalar_sweep_capsules_spheres,
     .capsules_plane = toi_scalar_sweep_capsules_plane,
     .capsules = toi_scalar_sweep_capsules,
+    .capsule_pairs = toi_scalar_sweep_capsule_pairs,
     .capsules_triangles = toi_scalar_sweep_capsules_triangles,
     .capsules_triangle_set = toi_scalar_sweep_capsules_triangle_set,
     .capsules_mesh = toi_scalar_sweep_capsules_mesh,

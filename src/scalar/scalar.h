@@ -97,6 +97,9 @@ size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *c, const to
                                        unsigned flags, const toi_hits *out);
 size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *a, const toi_capsules *b,
                                  unsigned flags, const toi_hits *out);
+size_t toi_scalar_sweep_capsule_pairs(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                      const toi_capsules *bodies, unsigned flags,
+                                      const toi_hits *out);
 size_t toi_scalar_sweep_capsules_triangles(size_t n, const toi_capsules *c,
                                            const toi_triangles *tri, unsigned flags,
                                            const toi_hits *out);

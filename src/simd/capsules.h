@@ -575,12 +575,33 @@ TOI_VINLINE void cap_scatter_n(float *p, const uint32_t *idx, vf a, size_t cnt)
         p[idx[k]] = tmp[k];
 }
 
-/* The pairs idx[0..cnt) computed together, their outputs stored at their own positions. */
+/* Pairs [i, i + cnt): a's and b's capsules at those positions, or (a pair list: ia, ib not
+   NULL) at ia[i + k] and ib[i + k]. */
+TOI_VINLINE void vcap_pair_load(const toi_capsules *a, const toi_capsules *b, const uint32_t *ia,
+                                const uint32_t *ib, size_t i, size_t cnt, vcap *A, vcap *B)
+{
+    if (ia) {
+        *A = vcap_gather(a, ia + i, cnt), *B = vcap_gather(b, ib + i, cnt);
+    } else {
+        *A = vcap_load(a, i, cnt), *B = vcap_load(b, i, cnt);
+    }
+}
+
+/* The pairs at positions idx[0..cnt) computed together (their capsules as vcap_pair_load's),
+   their outputs stored at their own positions. */
 TOI_VINLINE size_t capsule_capsule_gathered(const toi_capsules *CA, const toi_capsules *CB,
+                                            const uint32_t *ia, const uint32_t *ib,
                                             vm all_overlaps, const toi_hits *out,
                                             const uint32_t *idx, size_t cnt, int full)
 {
-    const vcap A = vcap_gather(CA, idx, cnt), B = vcap_gather(CB, idx, cnt);
+    uint32_t xa[VW], xb[VW];
+    const uint32_t *pa = idx, *pb = idx;
+    if (ia) {
+        for (size_t k = 0; k < cnt; k++)
+            xa[k] = ia[idx[k]], xb[k] = ib[idx[k]];
+        pa = xa, pb = xb;
+    }
+    const vcap A = vcap_gather(CA, pa, cnt), B = vcap_gather(CB, pb, cnt);
     vres o;
     vm hit = capsule_capsule_vec(&A, &B, all_overlaps, full, &o);
     cap_scatter_n(out->t, idx, o.t, cnt);
@@ -596,12 +617,13 @@ TOI_VINLINE size_t capsule_capsule_gathered(const toi_capsules *CA, const toi_ca
     return vcount_n(hit, cnt);
 }
 
-/* Pairs [0, n) (n < 2^32): each vector of pairs through the separation reject first; a
-   vector whose lanes all pass is computed in place, else its lanes are stored as misses and
-   the passing ones queued, and the queue is computed VW pairs at a time (gathered, so the
-   vectors run full), the last partial queue at the end. */
+/* Pairs [0, n) (n < 2^32; a pair list when ia, ib are not NULL): each vector of pairs
+   through the separation reject first; a vector whose lanes all pass is computed in place,
+   else its lanes are stored as misses and the passing ones queued, and the queue is computed
+   VW pairs at a time (gathered, so the vectors run full), the last partial queue at the end. */
 TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules *b,
-                                       vm all_overlaps, const toi_hits *o, size_t n, int full)
+                                       const uint32_t *ia, const uint32_t *ib, vm all_overlaps,
+                                       const toi_hits *o, size_t n, int full)
 {
     const vf zero = vzero();
     vres miss;
@@ -614,11 +636,13 @@ TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules
         const unsigned lanes = (unsigned)((1ull << cnt) - 1);
         unsigned bits;
         {
-            const vcap A = vcap_load(a, i, cnt), B = vcap_load(b, i, cnt);
+            vcap A, B;
+            vcap_pair_load(a, b, ia, ib, i, cnt, &A, &B);
             bits = mbits(capsule_capsule_live(&A, &B)) & lanes;
         }
         if (bits == lanes) {
-            const vcap A = vcap_load(a, i, cnt), B = vcap_load(b, i, cnt);
+            vcap A, B;
+            vcap_pair_load(a, b, ia, ib, i, cnt, &A, &B);
             vres r;
             vm hit = capsule_capsule_vec(&A, &B, all_overlaps, full, &r);
             vstore_res(o, i, &r, cnt, full);
@@ -633,14 +657,14 @@ TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules
             live += (bits >> k) & 1u;
         }
         if (live >= VW) {
-            hits += capsule_capsule_gathered(a, b, all_overlaps, o, idx, VW, full);
+            hits += capsule_capsule_gathered(a, b, ia, ib, all_overlaps, o, idx, VW, full);
             live -= VW;
             for (size_t k = 0; k < live; k++)
                 idx[k] = idx[VW + k];
         }
     }
     if (live)
-        hits += capsule_capsule_gathered(a, b, all_overlaps, o, idx, live, full);
+        hits += capsule_capsule_gathered(a, b, ia, ib, all_overlaps, o, idx, live, full);
     return hits;
 }
 
@@ -675,9 +699,31 @@ size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *A, const toi_capsule
         const toi_capsules a = cap_offset(A, i), b = cap_offset(B, i);
         const toi_hits o = hits_offset(out, i);
         if (full)
-            hits += capsule_capsule_run(&a, &b, all_overlaps, &o, m, 1);
+            hits += capsule_capsule_run(&a, &b, NULL, NULL, all_overlaps, &o, m, 1);
         else
-            hits += capsule_capsule_run(&a, &b, all_overlaps, &o, m, 0);
+            hits += capsule_capsule_run(&a, &b, NULL, NULL, all_overlaps, &o, m, 0);
+        i += m;
+    }
+    return vdone(hits);
+}
+
+/* The pair list: the same runs, each vector's capsules gathered from the bodies. */
+size_t TOI_FN(sweep_capsule_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                   const toi_capsules *S, unsigned flags, const toi_hits *out)
+{
+    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
+    const int full = toi_wants_full(out);
+    const toi_capsules s = *S; /* local copy: vector stores may alias anything */
+    size_t hits = 0;
+    if (!ia || !ib) /* (checked by the API; tells the compiler this is the list's path) */
+        return vdone(0);
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < ((size_t)1 << 30) ? n - i : ((size_t)1 << 30);
+        const toi_hits o = hits_offset(out, i);
+        if (full)
+            hits += capsule_capsule_run(&s, &s, ia + i, ib + i, all_overlaps, &o, m, 1);
+        else
+            hits += capsule_capsule_run(&s, &s, ia + i, ib + i, all_overlaps, &o, m, 0);
         i += m;
     }
     return vdone(hits);

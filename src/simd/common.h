@@ -37,6 +37,9 @@ size_t TOI_FN(sweep_capsules_plane)(size_t n, const toi_capsules *c, const toi_p
                                     unsigned flags, const toi_hits *out);
 size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *a, const toi_capsules *b,
                               unsigned flags, const toi_hits *out);
+size_t TOI_FN(sweep_capsule_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                   const toi_capsules *bodies, unsigned flags,
+                                   const toi_hits *out);
 size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *c,
                                         const toi_triangles *tri, unsigned flags,
                                         const toi_hits *out);

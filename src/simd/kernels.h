@@ -23,6 +23,7 @@ const toi_kernels TOI_TABLE_(TOI_ISA) = {
     .capsules_spheres = TOI_FN(sweep_capsules_spheres),
     .capsules_plane = TOI_FN(sweep_capsules_plane),
     .capsules = TOI_FN(sweep_capsules),
+    .capsule_pairs = TOI_FN(sweep_capsule_pairs),
     .capsules_triangles = TOI_FN(sweep_capsules_triangles),
     .capsules_triangle_set = TOI_FN(sweep_capsules_triangle_set),
     .capsules_mesh = TOI_FN(sweep_capsules_mesh),
