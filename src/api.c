@@ -39,6 +39,12 @@ static int indices_ok(size_t n, const uint32_t *idx, size_t limit)
     return !bad;
 }
 
+/* A pair list's index arrays: both given, every ia[k] < na and ib[k] < nb. */
+static int pairs_ok(size_t n, const uint32_t *ia, size_t na, const uint32_t *ib, size_t nb)
+{
+    return ia && ib && indices_ok(n, ia, na) && indices_ok(n, ib, nb);
+}
+
 ptrdiff_t toi_sweep_spheres_on(const toi_kernels *k, size_t n, const toi_spheres *a,
                                const toi_spheres *b, unsigned flags, const toi_hits *out)
 {
@@ -59,9 +65,7 @@ ptrdiff_t toi_sweep_sphere_pairs_on(const toi_kernels *k, size_t npairs, const u
     ptrdiff_t pre = precheck(npairs, flags, out);
     if (pre <= 0)
         return pre;
-    if (!ia || !ib || !spheres_ok(bodies))
-        return TOI_EINVAL;
-    if (!indices_ok(npairs, ia, nbodies) || !indices_ok(npairs, ib, nbodies))
+    if (!spheres_ok(bodies) || !pairs_ok(npairs, ia, nbodies, ib, nbodies))
         return TOI_EINVAL;
     toi_note_backend(k->id);
     return (ptrdiff_t)k->sphere_pairs(npairs, ia, ib, bodies, flags, out);
@@ -121,9 +125,7 @@ ptrdiff_t toi_sweep_sphere_triangle_pairs_on(const toi_kernels *k, size_t npairs
     ptrdiff_t pre = precheck(npairs, flags, out);
     if (pre <= 0)
         return pre;
-    if (!is || !it || !spheres_ok(s) || !triangles_ok(tri))
-        return TOI_EINVAL;
-    if (!indices_ok(npairs, is, nspheres) || !indices_ok(npairs, it, ntris))
+    if (!spheres_ok(s) || !triangles_ok(tri) || !pairs_ok(npairs, is, nspheres, it, ntris))
         return TOI_EINVAL;
     toi_note_backend(k->id);
     return (ptrdiff_t)k->sphere_triangle_pairs(npairs, is, it, s, tri, flags, out);
@@ -217,9 +219,7 @@ ptrdiff_t toi_sweep_capsule_pairs_on(const toi_kernels *k, size_t npairs, const 
     ptrdiff_t pre = precheck(npairs, flags, out);
     if (pre <= 0)
         return pre;
-    if (!ia || !ib || !capsules_ok(bodies))
-        return TOI_EINVAL;
-    if (!indices_ok(npairs, ia, nbodies) || !indices_ok(npairs, ib, nbodies))
+    if (!capsules_ok(bodies) || !pairs_ok(npairs, ia, nbodies, ib, nbodies))
         return TOI_EINVAL;
     toi_note_backend(k->id);
     return (ptrdiff_t)k->capsule_pairs(npairs, ia, ib, bodies, flags, out);
@@ -401,9 +401,7 @@ ptrdiff_t toi_sweep_box_pairs_on(const toi_kernels *k, size_t npairs, const uint
     ptrdiff_t pre = precheck(npairs, flags, out);
     if (pre <= 0)
         return pre;
-    if (!ia || !ib || !boxes_ok(bodies))
-        return TOI_EINVAL;
-    if (!indices_ok(npairs, ia, nbodies) || !indices_ok(npairs, ib, nbodies))
+    if (!boxes_ok(bodies) || !pairs_ok(npairs, ia, nbodies, ib, nbodies))
         return TOI_EINVAL;
     toi_note_backend(k->id);
     return (ptrdiff_t)k->box_pairs(npairs, ia, ib, bodies, flags, out);
