@@ -1189,23 +1189,74 @@ typedef struct capsule_leaf_ctx {
     float v[3], e[3]; /* displacement and segment p1 - p0, world units */
 } capsule_leaf_ctx;
 
-/* A leaf's triangles VW at a time against the capsule broadcast: the set scan's tests against
-   the best time so far (capsule_live), then the kernel on the lanes left. */
+#if VW < TOI_MESH_W
+/* A leaf's packed vector (capsule_leaf): its triangles q[0 .. n), kept by the best time tq,
+   tested again when the best time is earlier now; their hits offered. */
+TOI_VINLINE void capsule_leaf_packed(const capsule_leaf_ctx *c, const toi_mesh *m, uint32_t ref,
+                                     uint32_t cnt, const uint32_t *q, size_t n, float tq,
+                                     toi_mesh_best *b)
+{
+    uint32_t g[VW];
+    for (size_t k = 0; k < VW; k++)
+        g[k] = q[k < n ? k : 0];
+    vf Tv[9];
+    for (int k = 0; k < 9; k++)
+        Tv[k] = vgather(toi_mesh_row(m, ref, cnt, k), g);
+    vm live = vlt(lane_ids(), vset((float)n));
+    if (b->t < tq) {
+        live = capsule_live(&c->Cp, c->v, c->e, Tv, b->t, live);
+        if (!mbits(live))
+            return;
+    }
+    vres r;
+    vf feat;
+    vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
+    unsigned bits = mbits(hit);
+    if (!bits)
+        return;
+    float tt[VW];
+    vstore(tt, r.t);
+    for (; bits; bits &= bits - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(bits);
+        toi_mesh_offer(m, ref, cnt, g[k], tt[k], b);
+    }
+}
+#endif
+
+/* A leaf's triangles against the capsule broadcast: the set scan's tests against the best
+   time so far (capsule_live), then the kernel on the lanes left. On the 4-lane backends,
+   whose vector is narrower than a leaf, the kept triangles are packed into whole vectors
+   first, as in the set scan, a packed vector tested again when the best time is earlier by
+   then: the offers (toi_mesh_offer) keep the earliest, the lowest index on ties, in any
+   order, and a triangle computed beyond need changes nothing. */
 static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
                          toi_mesh_best *b)
 {
     const capsule_leaf_ctx *c = ctx;
+    const float tq = b->t < 1.0f ? b->t : 1.0f;
+#if VW >= TOI_MESH_W /* a leaf is one vector */
+    vf Tv[9];
+    vm lane_ok = mesh_leaf_load(m, ref, cnt, 0, Tv);
+    vm live = capsule_live(&c->Cp, c->v, c->e, Tv, tq, lane_ok);
+    if (!mbits(live))
+        return;
+    vres r;
+    vf feat;
+    vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
+    mesh_leaf_offer(m, ref, cnt, 0, hit, r.t, b);
+#else
+    uint32_t q[TOI_MESH_W];
+    size_t nq = 0;
     for (uint32_t j = 0; j < cnt; j += VW) {
         vf Tv[9];
         vm lane_ok = mesh_leaf_load(m, ref, cnt, j, Tv);
-        vm live = capsule_live(&c->Cp, c->v, c->e, Tv, b->t < 1.0f ? b->t : 1.0f, lane_ok);
-        if (!mbits(live))
-            continue;
-        vres r;
-        vf feat;
-        vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
-        mesh_leaf_offer(m, ref, cnt, j, hit, r.t, b);
+        for (unsigned bits = mbits(capsule_live(&c->Cp, c->v, c->e, Tv, tq, lane_ok)); bits;
+             bits &= bits - 1)
+            q[nq++] = j + (uint32_t)__builtin_ctz(bits);
     }
+    for (size_t j = 0; j < nq; j += VW)
+        capsule_leaf_packed(c, m, ref, cnt, q + j, nq - j < VW ? nq - j : VW, tq, b);
+#endif
 }
 
 /* Each capsule down the mesh (simd/mesh_walk.h) with its stretched path (mesh.h,
