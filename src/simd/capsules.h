@@ -1104,11 +1104,65 @@ TOI_VINLINE size_t capsule_store_winner(const vcap *Cp, const float Tw[9], uint3
     return set_store(out, i, win, bt, computed, &r, feat, full);
 }
 
+/* A set scan's winner so far: each lane's earliest t and its index, and the earliest of all. */
+typedef struct capsule_set_best {
+    vf lane_best;
+    uint32_t lane_idx[VW];
+    float best;
+} capsule_set_best;
+
+/* The set scan's packed vector: triangles idx[0 .. cnt) (increasing) that capsule_live kept
+   by the best time then (tq: the loosest of those times), tested again when the best time is
+   now earlier; each lane keeps its first strictly earlier t with its index (set_lanes_keep's
+   rule, the index per lane). Out of line: the scan's loop stays small, and the kernel has
+   one copy. */
+static __attribute__((noinline)) void capsule_set_packed(const vcap *Cp, const float v[3],
+                                                         const float e[3],
+                                                         const float *const ts[9],
+                                                         const uint32_t *idx, size_t cnt,
+                                                         float tq, vm all_overlaps,
+                                                         vm cull_on, capsule_set_best *sb)
+{
+    uint32_t g[VW];
+    for (size_t k = 0; k < VW; k++)
+        g[k] = idx[k < cnt ? k : 0];
+    vf Tv[9];
+    for (int k = 0; k < 9; k++)
+        Tv[k] = vgather(ts[k], g);
+    vm live = vlt(lane_ids(), vset((float)cnt));
+    float tb = sb->best < 1.0f ? sb->best : 1.0f;
+    if (tb < tq) {
+        live = capsule_live(Cp, v, e, Tv, tb, live);
+        if (!mbits(live))
+            return;
+    }
+    vres r;
+    vf feat;
+    vm hit = ct_sweep_vec(Cp, Tv, live, all_overlaps, cull_on, 0, &r, &feat);
+    vm upd = mand(hit, vlt(r.t, sb->lane_best));
+    unsigned bits = mbits(upd);
+    if (!bits)
+        return;
+    sb->lane_best = vsel(upd, r.t, sb->lane_best);
+    for (size_t k = 0; k < VW; k++)
+        if (bits >> k & 1)
+            sb->lane_idx[k] = g[k];
+    float lb[VW];
+    vstore(lb, sb->lane_best);
+    for (size_t k = 0; k < VW; k++)
+        sb->best = lb[k] < sb->best ? lb[k] : sb->best;
+}
+
 /* Capsule i against the whole set (the scalar's set scan): VW triangles at a time against the
-   capsule broadcast (the lanes capsule_live cannot reject by the best time so far), each lane
-   keeping its first strictly earlier t, then the lowest index
-   among the lanes' earliest; the scan stops once a hit at t = 0 is held. The winner is then
-   recomputed alone for the outputs beyond t: the same lane operations, so the same t. */
+   capsule broadcast, the ones capsule_live cannot reject by the best time so far queued in
+   increasing index, and the kernel run on VW queued triangles at a time (on the bench's set
+   about one triangle in nine is kept: whole vectors of them, not one or two live lanes a
+   vector). Each lane keeps its first strictly earlier t, so the lowest index on ties (its
+   triangles come in increasing index), then the lowest index among the lanes' earliest. The
+   scan stops once a hit at t = 0 is held: every triangle left, queued or not, has a higher
+   index. No triangle that can hit by the best time is dropped, and each lane's t is its own
+   query's, so the winner is the scalar's. The winner is then recomputed alone for the
+   outputs beyond t: the same lane operations, so the same t. */
 TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris,
                                    const toi_triangles *T, vm all_overlaps, vm cull_on,
                                    const toi_hits *out, int full)
@@ -1120,27 +1174,45 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
                      vset(C->r[i])};
     const float v[3] = {C->vx[i], C->vy[i], C->vz[i]};
     const float e[3] = {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]};
-    vf lane_best = vset(INFINITY);
-    uint32_t lane_idx[VW];
+    capsule_set_best sb;
+    sb.lane_best = vset(INFINITY);
     for (size_t k = 0; k < VW; k++)
-        lane_idx[k] = UINT32_MAX;
-    float best = INFINITY;
-    for (size_t j = 0; j < ntris && best != 0.0f; j += VW) {
-        size_t cnt = ntris - j < VW ? ntris - j : VW;
-        vf Tv[9];
-        for (int k = 0; k < 9; k++)
-            Tv[k] = vload_n(ts[k] + j, cnt);
-        vm lane_ok = vlt(lane_ids(), vset((float)cnt));
-        vm live = capsule_live(&Cp, v, e, Tv, best < 1.0f ? best : 1.0f, lane_ok);
-        if (!mbits(live))
-            continue;
-        vres r;
-        vf feat;
-        vm hit = ct_sweep_vec(&Cp, Tv, live, all_overlaps, cull_on, 0, &r, &feat);
-        set_lanes_keep(mand(hit, vlt(r.t, lane_best)), r.t, j, &lane_best, lane_idx, &best);
+        sb.lane_idx[k] = UINT32_MAX;
+    sb.best = INFINITY;
+    /* the queue (fewer than VW left after each packed vector, VW more a scan) and each
+       entry's time of test, the earliest entries' the loosest */
+    uint32_t queue[2 * VW];
+    float qtb[2 * VW];
+    size_t nq = 0, j = 0;
+    while (j < ntris && sb.best != 0.0f) {
+        /* the scan until a vector is queued, by one best time (the tests' terms in it are
+           then computed once) */
+        const float tb = sb.best < 1.0f ? sb.best : 1.0f;
+        for (; j < ntris && nq < VW; j += VW) {
+            size_t cnt = ntris - j < VW ? ntris - j : VW;
+            vf Tv[9];
+            for (int k = 0; k < 9; k++)
+                Tv[k] = vload_n(ts[k] + j, cnt);
+            vm lane_ok = vlt(lane_ids(), vset((float)cnt));
+            for (unsigned bits = mbits(capsule_live(&Cp, v, e, Tv, tb, lane_ok)); bits;
+                 bits &= bits - 1) {
+                qtb[nq] = tb;
+                queue[nq++] = (uint32_t)(j + (size_t)__builtin_ctz(bits));
+            }
+        }
+        if (nq < VW)
+            break;
+        capsule_set_packed(&Cp, v, e, ts, queue, VW, qtb[0], all_overlaps, cull_on, &sb);
+        nq -= VW;
+        for (size_t k = 0; k < nq; k++) {
+            queue[k] = queue[VW + k];
+            qtb[k] = qtb[VW + k];
+        }
     }
+    if (nq && sb.best != 0.0f)
+        capsule_set_packed(&Cp, v, e, ts, queue, nq, qtb[0], all_overlaps, cull_on, &sb);
     float bt;
-    uint32_t win = set_lanes_winner(lane_best, lane_idx, &bt);
+    uint32_t win = set_lanes_winner(sb.lane_best, sb.lane_idx, &bt);
     float Tw[9] = {0};
     if (win != UINT32_MAX)
         for (int k = 0; k < 9; k++)
@@ -1167,23 +1239,74 @@ typedef struct capsule_leaf_ctx {
     float v[3], e[3]; /* displacement and segment p1 - p0, world units */
 } capsule_leaf_ctx;
 
-/* A leaf's triangles VW at a time against the capsule broadcast: the set scan's tests against
-   the best time so far (capsule_live), then the kernel on the lanes left. */
+#if VW < TOI_MESH_W
+/* A leaf's packed vector (capsule_leaf): its triangles q[0 .. n), kept by the best time tq,
+   tested again when the best time is earlier now; their hits offered. */
+TOI_VINLINE void capsule_leaf_packed(const capsule_leaf_ctx *c, const toi_mesh *m, uint32_t ref,
+                                     uint32_t cnt, const uint32_t *q, size_t n, float tq,
+                                     toi_mesh_best *b)
+{
+    uint32_t g[VW];
+    for (size_t k = 0; k < VW; k++)
+        g[k] = q[k < n ? k : 0];
+    vf Tv[9];
+    for (int k = 0; k < 9; k++)
+        Tv[k] = vgather(toi_mesh_row(m, ref, cnt, k), g);
+    vm live = vlt(lane_ids(), vset((float)n));
+    if (b->t < tq) {
+        live = capsule_live(&c->Cp, c->v, c->e, Tv, b->t, live);
+        if (!mbits(live))
+            return;
+    }
+    vres r;
+    vf feat;
+    vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
+    unsigned bits = mbits(hit);
+    if (!bits)
+        return;
+    float tt[VW];
+    vstore(tt, r.t);
+    for (; bits; bits &= bits - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(bits);
+        toi_mesh_offer(m, ref, cnt, g[k], tt[k], b);
+    }
+}
+#endif
+
+/* A leaf's triangles against the capsule broadcast: the set scan's tests against the best
+   time so far (capsule_live), then the kernel on the lanes left. On the 4-lane backends,
+   whose vector is narrower than a leaf, the kept triangles are packed into whole vectors
+   first, as in the set scan, a packed vector tested again when the best time is earlier by
+   then: the offers (toi_mesh_offer) keep the earliest, the lowest index on ties, in any
+   order, and a triangle computed beyond need changes nothing. */
 static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
                          toi_mesh_best *b)
 {
     const capsule_leaf_ctx *c = ctx;
+    const float tq = b->t < 1.0f ? b->t : 1.0f;
+#if VW >= TOI_MESH_W /* a leaf is one vector */
+    vf Tv[9];
+    vm lane_ok = mesh_leaf_load(m, ref, cnt, 0, Tv);
+    vm live = capsule_live(&c->Cp, c->v, c->e, Tv, tq, lane_ok);
+    if (!mbits(live))
+        return;
+    vres r;
+    vf feat;
+    vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
+    mesh_leaf_offer(m, ref, cnt, 0, hit, r.t, b);
+#else
+    uint32_t q[TOI_MESH_W];
+    size_t nq = 0;
     for (uint32_t j = 0; j < cnt; j += VW) {
         vf Tv[9];
         vm lane_ok = mesh_leaf_load(m, ref, cnt, j, Tv);
-        vm live = capsule_live(&c->Cp, c->v, c->e, Tv, b->t < 1.0f ? b->t : 1.0f, lane_ok);
-        if (!mbits(live))
-            continue;
-        vres r;
-        vf feat;
-        vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
-        mesh_leaf_offer(m, ref, cnt, j, hit, r.t, b);
+        for (unsigned bits = mbits(capsule_live(&c->Cp, c->v, c->e, Tv, tq, lane_ok)); bits;
+             bits &= bits - 1)
+            q[nq++] = j + (uint32_t)__builtin_ctz(bits);
     }
+    for (size_t j = 0; j < nq; j += VW)
+        capsule_leaf_packed(c, m, ref, cnt, q + j, nq - j < VW ? nq - j : VW, tq, b);
+#endif
 }
 
 /* Each capsule down the mesh (simd/mesh_walk.h) with its stretched path (mesh.h,
