@@ -99,8 +99,14 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
     for (size_t j = 0; j < ntris && best != 0.0f; j += VW) {
         size_t cnt = ntris - j < VW ? ntris - j : VW;
         vf Tv[9];
-        for (int k = 0; k < 9; k++)
-            Tv[k] = vload_n(ts[k] + j, cnt);
+        if (cnt == VW) {
+            TOI_UNROLL
+            for (int k = 0; k < 9; k++)
+                Tv[k] = vload(ts[k] + j);
+        } else {
+            for (int k = 0; k < 9; k++)
+                Tv[k] = vload_n(ts[k] + j, cnt);
+        }
         v3 Vr[3];
         vf size = tri_relative(p0, vin, rin, Tv, Vr);
         vm lane_ok = vlt(lane_ids(), vset((float)cnt));
