@@ -76,54 +76,151 @@ size_t TOI_FN(sweep_sphere_triangle_pairs)(size_t n, const uint32_t *is, const u
     return vdone(hits);
 }
 
-/* One sphere against every triangle: groups of VW triangles, the earliest t per lane (a lane
-   keeps its first strictly earlier t, so its lowest index on ties), then the lowest index
-   among the lanes' earliest. A group is skipped when the box test (internal.h,
-   TOI_BOX_MARGIN) shows none of its triangles can hit before the best time so far, or when
-   a hit at t = 0 is already held (nothing is earlier). The winner is then recomputed alone
-   in full: the same lane operations, so the same t. */
+/* A sphere set scan's query: the sphere broadcast (p0, vin, rin; sv its displacement) and
+   the flags. */
+typedef struct sphere_set_q {
+    v3 p0, vin;
+    vf rin;
+    float sv[3];
+    vm all_overlaps, cull_on;
+} sphere_set_q;
+
+/* The lanes of lane_ok whose triangle (relative vertices Vr, size) the box test
+   (tri_box_live) cannot reject by tb: a rejected triangle cannot hit by then. (The plane
+   test as well costs the bench's near set more than it saves.) */
+TOI_VINLINE vm sphere_set_live(const sphere_set_q *q, const v3 Vr[3], vf size, float tb,
+                               vm lane_ok)
+{
+    return tri_box_live(Vr, size, q->rin, tb, q->sv[0], q->sv[1], q->sv[2], NULL, lane_ok);
+}
+
+/* A set scan's winner so far: each lane's earliest t and its index, and the earliest of all. */
+typedef struct sphere_set_best {
+    vf lane_best;
+    uint32_t lane_idx[VW];
+    float best;
+} sphere_set_best;
+
+/* The set scan's packed vector: triangles idx[0 .. cnt) (increasing) that sphere_set_live kept
+   by the best time then (tq: the loosest of those times), tested again when the best time is
+   now earlier; each lane keeps its first strictly earlier t with its index (set_lanes_keep's
+   rule, the index per lane). Out of line: the scan's loop stays small, and the kernel has
+   one copy. */
+static __attribute__((noinline)) void sphere_set_packed(const sphere_set_q *q,
+                                                        const float *const ts[9],
+                                                        const uint32_t *idx, size_t cnt,
+                                                        float tq, sphere_set_best *sb)
+{
+    uint32_t g[VW];
+    for (size_t k = 0; k < VW; k++)
+        g[k] = idx[k < cnt ? k : 0];
+    vf Tv[9];
+    for (int k = 0; k < 9; k++)
+        Tv[k] = vgather(ts[k], g);
+    v3 Vr[3];
+    vf size = tri_relative(q->p0, q->vin, q->rin, Tv, Vr);
+    vm live = vlt(lane_ids(), vset((float)cnt));
+    float tb = sb->best < 1.0f ? sb->best : 1.0f;
+    if (tb < tq) {
+        live = sphere_set_live(q, Vr, size, tb, live);
+        if (!mbits(live))
+            return;
+    }
+    vres r;
+    vf feat = vset((float)TOI_FEATURE_NONE);
+    vm hit = tri_sweep_vec(q->p0, q->vin, q->rin, Tv, Vr, size, live, q->all_overlaps,
+                           q->cull_on, 0, &r, &feat);
+    vm upd = mand(hit, vlt(r.t, sb->lane_best));
+    unsigned bits = mbits(upd);
+    if (!bits)
+        return;
+    sb->lane_best = vsel(upd, r.t, sb->lane_best);
+    for (size_t k = 0; k < VW; k++)
+        if (bits >> k & 1)
+            sb->lane_idx[k] = g[k];
+    float lb[VW];
+    vstore(lb, sb->lane_best);
+    for (size_t k = 0; k < VW; k++)
+        sb->best = lb[k] < sb->best ? lb[k] : sb->best;
+}
+
+/* One sphere against every triangle (the scalar's set scan): VW triangles at a time against
+   the sphere broadcast, the ones the box test (internal.h, TOI_BOX_MARGIN) cannot reject by
+   the best time so far queued in increasing index, and the kernel run on VW queued
+   triangles at a time (whole vectors of them, not one or two live lanes a vector). Each lane
+   keeps its first strictly earlier t, so the lowest index on ties (its triangles come in
+   increasing index), then the lowest index among the lanes' earliest. The scan stops once a
+   hit at t = 0 is held: every triangle left, queued or not, has a higher index. No triangle
+   that can hit by the best time is dropped, and each lane's t is its own query's, so the
+   winner is the scalar's. The winner is then recomputed alone in full: the same lane
+   operations, so the same t. */
 TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_triangles *T,
                            vm all_overlaps, vm cull_on, const toi_hits *out, int full)
 {
     const float *const ts[9] = TOI_TRI_FIELDS(T);
     const float sx = S->x[i], sy = S->y[i], sz = S->z[i];
     const float svx = S->vx[i], svy = S->vy[i], svz = S->vz[i], sr = S->r[i];
-    const v3 p0 = {vset(sx), vset(sy), vset(sz)}, vin = {vset(svx), vset(svy), vset(svz)};
-    const vf rin = vset(sr);
+    const sphere_set_q q = {{vset(sx), vset(sy), vset(sz)},
+                            {vset(svx), vset(svy), vset(svz)},
+                            vset(sr),
+                            {svx, svy, svz},
+                            all_overlaps,
+                            cull_on};
 
-    vf lane_best = vset(INFINITY);
-    uint32_t lane_idx[VW];
+    sphere_set_best sb;
+    sb.lane_best = vset(INFINITY);
     for (size_t k = 0; k < VW; k++)
-        lane_idx[k] = UINT32_MAX;
-    float best = INFINITY;
-    for (size_t j = 0; j < ntris && best != 0.0f; j += VW) {
-        size_t cnt = ntris - j < VW ? ntris - j : VW;
-        vf Tv[9];
-        for (int k = 0; k < 9; k++)
-            Tv[k] = vload_n(ts[k] + j, cnt);
-        v3 Vr[3];
-        vf size = tri_relative(p0, vin, rin, Tv, Vr);
-        vm lane_ok = vlt(lane_ids(), vset((float)cnt));
-        float tb = best < 1.0f ? best : 1.0f;
-        vm live = tri_box_live(Vr, size, rin, tb, svx, svy, svz, NULL, lane_ok);
-        if (!mbits(live))
-            continue;
-
-        vres r;
-        vf feat = vset((float)TOI_FEATURE_NONE);
-        vm hit = tri_sweep_vec(p0, vin, rin, Tv, Vr, size, live, all_overlaps, cull_on, 0, &r,
-                               &feat);
-        set_lanes_keep(mand(hit, vlt(r.t, lane_best)), r.t, j, &lane_best, lane_idx, &best);
+        sb.lane_idx[k] = UINT32_MAX;
+    sb.best = INFINITY;
+    /* the queue (fewer than VW left after each packed vector, VW more a scan) and each
+       entry's time of test, the earliest entries' the loosest */
+    uint32_t queue[2 * VW];
+    float qtb[2 * VW];
+    size_t nq = 0, j = 0;
+    while (j < ntris && sb.best != 0.0f) {
+        /* the scan until a vector is queued, by one best time */
+        const float tb = sb.best < 1.0f ? sb.best : 1.0f;
+        for (; j < ntris && nq < VW; j += VW) {
+            size_t cnt = ntris - j < VW ? ntris - j : VW;
+            vf Tv[9];
+            if (cnt == VW) {
+                TOI_UNROLL
+                for (int k = 0; k < 9; k++)
+                    Tv[k] = vload(ts[k] + j);
+            } else {
+                for (int k = 0; k < 9; k++)
+                    Tv[k] = vload_n(ts[k] + j, cnt);
+            }
+            v3 Vr[3];
+            vf size = tri_relative(q.p0, q.vin, q.rin, Tv, Vr);
+            vm lane_ok = vlt(lane_ids(), vset((float)cnt));
+            for (unsigned bits = mbits(sphere_set_live(&q, Vr, size, tb, lane_ok)); bits;
+                 bits &= bits - 1) {
+                qtb[nq] = tb;
+                queue[nq++] = (uint32_t)(j + (size_t)__builtin_ctz(bits));
+            }
+        }
+        if (nq < VW)
+            break;
+        sphere_set_packed(&q, ts, queue, VW, qtb[0], &sb);
+        nq -= VW;
+        for (size_t k = 0; k < nq; k++) {
+            queue[k] = queue[VW + k];
+            qtb[k] = qtb[VW + k];
+        }
     }
+    if (nq && sb.best != 0.0f)
+        sphere_set_packed(&q, ts, queue, nq, qtb[0], &sb);
 
     /* the earliest, lowest index on ties */
     float bt;
-    uint32_t win = set_lanes_winner(lane_best, lane_idx, &bt);
+    uint32_t win = set_lanes_winner(sb.lane_best, sb.lane_idx, &bt);
     float Tw[9] = {0};
     if (win != UINT32_MAX)
         for (int k = 0; k < 9; k++)
             Tw[k] = ts[k][win];
-    return tri_store_winner(p0, vin, rin, Tw, win, bt, all_overlaps, cull_on, out, i, full);
+    return tri_store_winner(q.p0, q.vin, q.rin, Tw, win, bt, all_overlaps, cull_on, out, i,
+                            full);
 }
 
 size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *S, size_t ntris,
