@@ -1104,24 +1104,16 @@ TOI_VINLINE size_t capsule_store_winner(const vcap *Cp, const float Tw[9], uint3
     return set_store(out, i, win, bt, computed, &r, feat, full);
 }
 
-/* A set scan's winner so far: each lane's earliest t and its index, and the earliest of all. */
-typedef struct capsule_set_best {
-    vf lane_best;
-    uint32_t lane_idx[VW];
-    float best;
-} capsule_set_best;
-
 /* The set scan's packed vector: triangles idx[0 .. cnt) (increasing) that capsule_live kept
    by the best time then (tq: the loosest of those times), tested again when the best time is
-   now earlier; each lane keeps its first strictly earlier t with its index (set_lanes_keep's
-   rule, the index per lane). Out of line: the scan's loop stays small, and the kernel has
-   one copy. */
+   now earlier; each lane keeps its first strictly earlier t with its index (set_best_keep).
+   Out of line: the scan's loop stays small, and the kernel has one copy. */
 static __attribute__((noinline)) void capsule_set_packed(const vcap *Cp, const float v[3],
                                                          const float e[3],
                                                          const float *const ts[9],
                                                          const uint32_t *idx, size_t cnt,
                                                          float tq, vm all_overlaps,
-                                                         vm cull_on, capsule_set_best *sb)
+                                                         vm cull_on, set_best *sb)
 {
     uint32_t g[VW];
     for (size_t k = 0; k < VW; k++)
@@ -1139,18 +1131,7 @@ static __attribute__((noinline)) void capsule_set_packed(const vcap *Cp, const f
     vres r;
     vf feat;
     vm hit = ct_sweep_vec(Cp, Tv, live, all_overlaps, cull_on, 0, &r, &feat);
-    vm upd = mand(hit, vlt(r.t, sb->lane_best));
-    unsigned bits = mbits(upd);
-    if (!bits)
-        return;
-    sb->lane_best = vsel(upd, r.t, sb->lane_best);
-    for (size_t k = 0; k < VW; k++)
-        if (bits >> k & 1)
-            sb->lane_idx[k] = g[k];
-    float lb[VW];
-    vstore(lb, sb->lane_best);
-    for (size_t k = 0; k < VW; k++)
-        sb->best = lb[k] < sb->best ? lb[k] : sb->best;
+    set_best_keep(sb, hit, r.t, g);
 }
 
 /* Capsule i against the whole set (the scalar's set scan): VW triangles at a time against the
@@ -1174,11 +1155,8 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
                      vset(C->r[i])};
     const float v[3] = {C->vx[i], C->vy[i], C->vz[i]};
     const float e[3] = {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]};
-    capsule_set_best sb;
-    sb.lane_best = vset(INFINITY);
-    for (size_t k = 0; k < VW; k++)
-        sb.lane_idx[k] = UINT32_MAX;
-    sb.best = INFINITY;
+    set_best sb;
+    set_best_init(&sb);
     /* the queue (fewer than VW left after each packed vector, VW more a scan) and each
        entry's time of test, the earliest entries' the loosest */
     uint32_t queue[2 * VW];
@@ -1191,8 +1169,7 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
         for (; j < ntris && nq < VW; j += VW) {
             size_t cnt = ntris - j < VW ? ntris - j : VW;
             vf Tv[9];
-            for (int k = 0; k < 9; k++)
-                Tv[k] = vload_n(ts[k] + j, cnt);
+            tri_set_load(ts, j, cnt, Tv);
             vm lane_ok = vlt(lane_ids(), vset((float)cnt));
             for (unsigned bits = mbits(capsule_live(&Cp, v, e, Tv, tb, lane_ok)); bits;
                  bits &= bits - 1) {

@@ -447,22 +447,52 @@ TOI_VINLINE vm tri_plane_live(const v3 Vr[3], vf size, vf rin, float tb, float s
     return mandnot(live, apart);
 }
 
-/* A set scan's lanes: each lane keeps its first strictly earlier t (upd: the lanes whose hit
-   t beats their best so far) with its triangle's index j + lane; *best, the earliest of all. */
-TOI_VINLINE void set_lanes_keep(vm upd, vf t, size_t j, vf *lane_best, uint32_t lane_idx[VW],
-                                float *best)
+/* A set scan's triangles [j, j + cnt) of the nine streams ts: a whole vector loaded whole
+   (unrolled; nine vload_n calls each testing cnt stayed a loop), the tail through vload_n. */
+TOI_VINLINE void tri_set_load(const float *const ts[9], size_t j, size_t cnt, vf Tv[9])
 {
+    if (cnt == VW) {
+        TOI_UNROLL
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vload(ts[k] + j);
+    } else {
+        for (int k = 0; k < 9; k++)
+            Tv[k] = vload_n(ts[k] + j, cnt);
+    }
+}
+
+/* A set scan's winner so far (the sphere and capsule set scans): each lane's earliest t and
+   its triangle's index, and the earliest of all. */
+typedef struct set_best {
+    vf lane_best;
+    uint32_t lane_idx[VW];
+    float best;
+} set_best;
+
+TOI_VINLINE void set_best_init(set_best *sb)
+{
+    sb->lane_best = vset(INFINITY);
+    for (size_t k = 0; k < VW; k++)
+        sb->lane_idx[k] = UINT32_MAX;
+    sb->best = INFINITY;
+}
+
+/* Lanes hit (t, triangles g[lane]): each lane keeps its first strictly earlier t with its
+   index, so the lowest index on ties when a lane meets its triangles in increasing index. */
+TOI_VINLINE void set_best_keep(set_best *sb, vm hit, vf t, const uint32_t g[VW])
+{
+    vm upd = mand(hit, vlt(t, sb->lane_best));
     unsigned bits = mbits(upd);
     if (!bits)
         return;
-    *lane_best = vsel(upd, t, *lane_best);
+    sb->lane_best = vsel(upd, t, sb->lane_best);
     for (size_t k = 0; k < VW; k++)
         if (bits >> k & 1)
-            lane_idx[k] = (uint32_t)(j + k);
+            sb->lane_idx[k] = g[k];
     float lb[VW];
-    vstore(lb, *lane_best);
+    vstore(lb, sb->lane_best);
     for (size_t k = 0; k < VW; k++)
-        *best = lb[k] < *best ? lb[k] : *best;
+        sb->best = lb[k] < sb->best ? lb[k] : sb->best;
 }
 
 /* The earliest of the lanes, the lowest index on ties (*bt its time); UINT32_MAX for none. */

@@ -94,22 +94,14 @@ TOI_VINLINE vm sphere_set_live(const sphere_set_q *q, const v3 Vr[3], vf size, f
     return tri_box_live(Vr, size, q->rin, tb, q->sv[0], q->sv[1], q->sv[2], NULL, lane_ok);
 }
 
-/* A set scan's winner so far: each lane's earliest t and its index, and the earliest of all. */
-typedef struct sphere_set_best {
-    vf lane_best;
-    uint32_t lane_idx[VW];
-    float best;
-} sphere_set_best;
-
 /* The set scan's packed vector: triangles idx[0 .. cnt) (increasing) that sphere_set_live kept
    by the best time then (tq: the loosest of those times), tested again when the best time is
-   now earlier; each lane keeps its first strictly earlier t with its index (set_lanes_keep's
-   rule, the index per lane). Out of line: the scan's loop stays small, and the kernel has
-   one copy. */
+   now earlier; each lane keeps its first strictly earlier t with its index (set_best_keep).
+   Out of line: the scan's loop stays small, and the kernel has one copy. */
 static __attribute__((noinline)) void sphere_set_packed(const sphere_set_q *q,
                                                         const float *const ts[9],
                                                         const uint32_t *idx, size_t cnt,
-                                                        float tq, sphere_set_best *sb)
+                                                        float tq, set_best *sb)
 {
     uint32_t g[VW];
     for (size_t k = 0; k < VW; k++)
@@ -130,18 +122,7 @@ static __attribute__((noinline)) void sphere_set_packed(const sphere_set_q *q,
     vf feat = vset((float)TOI_FEATURE_NONE);
     vm hit = tri_sweep_vec(q->p0, q->vin, q->rin, Tv, Vr, size, live, q->all_overlaps,
                            q->cull_on, 0, &r, &feat);
-    vm upd = mand(hit, vlt(r.t, sb->lane_best));
-    unsigned bits = mbits(upd);
-    if (!bits)
-        return;
-    sb->lane_best = vsel(upd, r.t, sb->lane_best);
-    for (size_t k = 0; k < VW; k++)
-        if (bits >> k & 1)
-            sb->lane_idx[k] = g[k];
-    float lb[VW];
-    vstore(lb, sb->lane_best);
-    for (size_t k = 0; k < VW; k++)
-        sb->best = lb[k] < sb->best ? lb[k] : sb->best;
+    set_best_keep(sb, hit, r.t, g);
 }
 
 /* One sphere against every triangle (the scalar's set scan): VW triangles at a time against
@@ -167,11 +148,8 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
                             all_overlaps,
                             cull_on};
 
-    sphere_set_best sb;
-    sb.lane_best = vset(INFINITY);
-    for (size_t k = 0; k < VW; k++)
-        sb.lane_idx[k] = UINT32_MAX;
-    sb.best = INFINITY;
+    set_best sb;
+    set_best_init(&sb);
     /* the queue (fewer than VW left after each packed vector, VW more a scan) and each
        entry's time of test, the earliest entries' the loosest */
     uint32_t queue[2 * VW];
@@ -183,14 +161,7 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
         for (; j < ntris && nq < VW; j += VW) {
             size_t cnt = ntris - j < VW ? ntris - j : VW;
             vf Tv[9];
-            if (cnt == VW) {
-                TOI_UNROLL
-                for (int k = 0; k < 9; k++)
-                    Tv[k] = vload(ts[k] + j);
-            } else {
-                for (int k = 0; k < 9; k++)
-                    Tv[k] = vload_n(ts[k] + j, cnt);
-            }
+            tri_set_load(ts, j, cnt, Tv);
             v3 Vr[3];
             vf size = tri_relative(q.p0, q.vin, q.rin, Tv, Vr);
             vm lane_ok = vlt(lane_ids(), vset((float)cnt));
