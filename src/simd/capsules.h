@@ -1116,11 +1116,8 @@ static __attribute__((noinline)) void capsule_set_packed(const vcap *Cp, const f
                                                          vm cull_on, set_best *sb)
 {
     uint32_t g[VW];
-    for (size_t k = 0; k < VW; k++)
-        g[k] = idx[k < cnt ? k : 0];
     vf Tv[9];
-    for (int k = 0; k < 9; k++)
-        Tv[k] = vgather(ts[k], g);
+    tri_set_gather(ts, idx, cnt, g, Tv);
     vm live = vlt(lane_ids(), vset((float)cnt));
     float tb = sb->best < 1.0f ? sb->best : 1.0f;
     if (tb < tq) {

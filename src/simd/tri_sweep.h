@@ -461,6 +461,17 @@ TOI_VINLINE void tri_set_load(const float *const ts[9], size_t j, size_t cnt, vf
     }
 }
 
+/* A packed vector's triangles idx[0 .. cnt) of the streams ts, gathered (lanes past cnt
+   repeat idx[0]); g, the lanes' indices. */
+TOI_VINLINE void tri_set_gather(const float *const ts[9], const uint32_t *idx, size_t cnt,
+                                uint32_t g[VW], vf Tv[9])
+{
+    for (size_t k = 0; k < VW; k++)
+        g[k] = idx[k < cnt ? k : 0];
+    for (int k = 0; k < 9; k++)
+        Tv[k] = vgather(ts[k], g);
+}
+
 /* A set scan's winner so far (the sphere and capsule set scans): each lane's earliest t and
    its triangle's index, and the earliest of all. */
 typedef struct set_best {

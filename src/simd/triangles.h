@@ -104,11 +104,8 @@ static __attribute__((noinline)) void sphere_set_packed(const sphere_set_q *q,
                                                         float tq, set_best *sb)
 {
     uint32_t g[VW];
-    for (size_t k = 0; k < VW; k++)
-        g[k] = idx[k < cnt ? k : 0];
     vf Tv[9];
-    for (int k = 0; k < 9; k++)
-        Tv[k] = vgather(ts[k], g);
+    tri_set_gather(ts, idx, cnt, g, Tv);
     v3 Vr[3];
     vf size = tri_relative(q->p0, q->vin, q->rin, Tv, Vr);
     vm live = vlt(lane_ids(), vset((float)cnt));
