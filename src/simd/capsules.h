@@ -686,47 +686,43 @@ static inline toi_hits hits_offset(const toi_hits *o, size_t i)
     return h;
 }
 
-size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *A, const toi_capsules *B,
-                              unsigned flags, const toi_hits *out)
+/* Pairs [0, n) in runs of at most 2^30 pairs, so the queue's indices fit 32 bits: A[k] vs
+   B[k], or (a pair list: ia, ib not NULL) A[ia[k]] vs B[ib[k]]. */
+TOI_VINLINE size_t capsule_capsule_runs(size_t n, const toi_capsules *A, const toi_capsules *B,
+                                        const uint32_t *ia, const uint32_t *ib, unsigned flags,
+                                        const toi_hits *out)
 {
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const int full = toi_wants_full(out);
     size_t hits = 0;
-    /* runs of at most 2^30 pairs, so the queue's indices fit 32 bits */
     for (size_t i = 0; i < n;) {
         size_t m = n - i < ((size_t)1 << 30) ? n - i : ((size_t)1 << 30);
         /* local copies: vector stores may alias anything */
-        const toi_capsules a = cap_offset(A, i), b = cap_offset(B, i);
+        const toi_capsules a = ia ? *A : cap_offset(A, i), b = ia ? *B : cap_offset(B, i);
+        const uint32_t *ja = ia ? ia + i : NULL, *jb = ia ? ib + i : NULL;
         const toi_hits o = hits_offset(out, i);
         if (full)
-            hits += capsule_capsule_run(&a, &b, NULL, NULL, all_overlaps, &o, m, 1);
+            hits += capsule_capsule_run(&a, &b, ja, jb, all_overlaps, &o, m, 1);
         else
-            hits += capsule_capsule_run(&a, &b, NULL, NULL, all_overlaps, &o, m, 0);
+            hits += capsule_capsule_run(&a, &b, ja, jb, all_overlaps, &o, m, 0);
         i += m;
     }
     return vdone(hits);
+}
+
+size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *A, const toi_capsules *B,
+                              unsigned flags, const toi_hits *out)
+{
+    return capsule_capsule_runs(n, A, B, NULL, NULL, flags, out);
 }
 
 /* The pair list: the same runs, each vector's capsules gathered from the bodies. */
 size_t TOI_FN(sweep_capsule_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
                                    const toi_capsules *S, unsigned flags, const toi_hits *out)
 {
-    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
-    const int full = toi_wants_full(out);
-    const toi_capsules s = *S; /* local copy: vector stores may alias anything */
-    size_t hits = 0;
     if (!ia || !ib) /* (checked by the API; tells the compiler this is the list's path) */
         return vdone(0);
-    for (size_t i = 0; i < n;) {
-        size_t m = n - i < ((size_t)1 << 30) ? n - i : ((size_t)1 << 30);
-        const toi_hits o = hits_offset(out, i);
-        if (full)
-            hits += capsule_capsule_run(&s, &s, ia + i, ib + i, all_overlaps, &o, m, 1);
-        else
-            hits += capsule_capsule_run(&s, &s, ia + i, ib + i, all_overlaps, &o, m, 0);
-        i += m;
-    }
-    return vdone(hits);
+    return capsule_capsule_runs(n, S, S, ia, ib, flags, out);
 }
 
 /* ---- capsule against triangle (the scalar's sweep_capsule_triangle) ---- */
