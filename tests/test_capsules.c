@@ -566,12 +566,17 @@ static void case_pair_equivalence(const void *ctx)
 
 /* The separation reject and the SIMD queue: pairs far apart (rejected), grazing passes just
    outside R (not rejected by the margin, a miss) and just inside it (a hit), and head-on
-   crossings with known outputs, mixed in batches of every size 1 to 53 at every pattern
-   phase: each pair's outputs must be its own, at its own index. */
+   crossings with known outputs, mixed in batches of every size 1 to 53 and of sizes about
+   the SIMD stages and blocks, at every pattern phase: each pair's outputs must be its own,
+   at its own index. */
 static void case_pair_reject(const void *ctx)
 {
     const t_impl *im = ctx;
-    enum { N = 53 };
+    enum { N = 700, NSMALL = 53 };
+    /* past every batch size to 53, sizes about the SIMD kernels' stages (64 contiguous pairs
+       copied out of the streams) and blocks (256 pairs rejected before any is computed) */
+    static const size_t big[] = {63, 64, 65, 127, 128, 129, 191, 255, 256, 257, 320, 511, 512,
+                                 513, 577, 700};
     const float R = 0.5f, lo = R * (1.0f - 0x1p-10f), hi = R * (1.0f + 0x1p-10f);
     /* a along x at y = -2 moving by (0, 4, 0); b along x at y = 0, z = h (parallel) */
     const float graze_in[20] = {-0.5f, -2, 0, 0.5f, -2, 0, 0, 4, 0, 0.25f,
@@ -590,8 +595,9 @@ static void case_pair_reject(const void *ctx)
     cap_alloc(&a, N);
     cap_alloc(&b, N);
     t_hits_alloc(&h, N);
-    for (size_t n = 1; n <= N; n++)
+    for (size_t s = 0; s < NSMALL + sizeof big / sizeof big[0]; s++)
         for (size_t ph = 0; ph < 5; ph++) {
+            const size_t n = s < NSMALL ? s + 1 : big[s - NSMALL];
             ptrdiff_t want = 0;
             for (size_t i = 0; i < n; i++) {
                 /* runs of far pairs of varying length between the others */
@@ -736,7 +742,8 @@ void group_capsule_contract(void)
     t_run_impls("capsules/pairs: regressions of the nearest pair (a near-parallel face far "
                 "out, an edge's foot near a corner) against the oracle", case_pair_regress);
     t_run_impls("capsules/pairs: the separation reject and the queue (far, grazing just "
-                "outside and inside R, crossing, mixed in every batch size)", case_pair_reject);
+                "outside and inside R, crossing, mixed in every batch size to 53 and about the "
+                "stages and blocks)", case_pair_reject);
     t_run_impls("capsules/pair list: toi_sweep_capsules on the gathered pairs, bit for bit; "
                 "self pairs; bad indices", case_pair_list);
     group_end("contract");
