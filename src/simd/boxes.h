@@ -622,15 +622,16 @@ TOI_VINLINE vm vbox_faces(const toi_boxes *A, const toi_boxes *B, const uint32_t
     return mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout));
 }
 
-/* The first pass over pairs [i, i + cnt): the misses stored, the live pairs' indices added
-   to live[*nl]. */
+/* The first pass over pairs [i, i + cnt), read at [j, j + cnt) of A and B (a stage's copy
+   or the arrays themselves): the misses stored, the live pairs' indices added to
+   live[*nl]. */
 TOI_VINLINE void boxes_faces_pass(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
-                                  const uint32_t *ib, const toi_hits *out, size_t i,
+                                  const uint32_t *ib, size_t j, const toi_hits *out, size_t i,
                                   size_t cnt, int full, uint32_t *live, size_t *nl)
 {
     const vf zero = vzero(), none = vset(TOI_NO_HIT);
     const vres miss = {none, zero, zero, zero, zero, zero, zero, zero};
-    unsigned bits = mbits(vbox_faces(A, B, ia, ib, i, cnt)) & (unsigned)((1ull << cnt) - 1);
+    unsigned bits = mbits(vbox_faces(A, B, ia, ib, j, cnt)) & (unsigned)((1ull << cnt) - 1);
     vstore_res(out, i, &miss, cnt, full);
     if (out->t_exit)
         vstore_n(out->t_exit + i, none, cnt);
@@ -682,6 +683,36 @@ TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const
     return vcount_n(hit, cnt);
 }
 
+/* The thirteen input streams of each box of BOX_STAGE contiguous pairs, copied out a stream
+   at a time for the face pass: streams allocated apart (large allocations are page-aligned)
+   often lie at one offset modulo 4 KiB, so that element i of all 26 falls in one L1 set, and
+   read a vector at a time across all of them, 26 lines compete for that set's ways at once
+   (linear boxes, avx2, Zen 3: 17.8 against 11.2 ns per pair with the streams staggered); a
+   stream's lines read together, they do not. */
+#define BOX_STAGE 64
+typedef struct box_stage {
+    float f[26][BOX_STAGE];
+    toi_boxes a, b;
+} box_stage;
+
+TOI_VINLINE void box_stage_fill(box_stage *st, const toi_boxes *A, const toi_boxes *B, size_t i)
+{
+    const float *src[26] = {A->x,  A->y,  A->z,  A->vx, A->vy, A->vz, A->qw, A->qx, A->qy,
+                            A->qz, A->hx, A->hy, A->hz, B->x,  B->y,  B->z,  B->vx, B->vy,
+                            B->vz, B->qw, B->qx, B->qy, B->qz, B->hx, B->hy, B->hz};
+    _Pragma("GCC unroll 26")
+    for (int k = 0; k < 26; k++) {
+        TOI_UNROLL
+        for (size_t h = 0; h < BOX_STAGE; h += VW)
+            vstore(st->f[k] + h, vload(src[k] + i + h));
+    }
+    float(*f)[BOX_STAGE] = st->f;
+    st->a = (toi_boxes){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
+                        f[12], NULL, NULL, NULL};
+    st->b = (toi_boxes){f[13], f[14], f[15], f[16], f[17], f[18], f[19], f[20], f[21], f[22],
+                        f[23], f[24], f[25], NULL, NULL, NULL};
+}
+
 /* Linear motion only (no rotation arrays): pairs [i0, i0 + n), n <= BOX_CHUNK, in two passes.
    The face axes of every pair first; the pairs they rule out get the miss (on the bench's
    pairs nearly nine in ten, but only about a third of the whole vectors), the others are
@@ -693,10 +724,19 @@ TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
 {
     uint32_t live[BOX_CHUNK];
     size_t nl = 0, i = 0, j = 0, hits = 0;
+    if (!ia) {
+        for (; i + BOX_STAGE <= n; i += BOX_STAGE) {
+            box_stage st;
+            box_stage_fill(&st, A, B, i0 + i);
+            for (size_t h = 0; h < BOX_STAGE; h += VW) /* (not unrolled: one copy of the body) */
+                boxes_faces_pass(&st.a, &st.b, NULL, NULL, h, out, i0 + i + h, VW, full, live,
+                                 &nl);
+        }
+    }
     for (; i + VW <= n; i += VW)
-        boxes_faces_pass(A, B, ia, ib, out, i0 + i, VW, full, live, &nl);
+        boxes_faces_pass(A, B, ia, ib, i0 + i, out, i0 + i, VW, full, live, &nl);
     if (i < n)
-        boxes_faces_pass(A, B, ia, ib, out, i0 + i, n - i, full, live, &nl);
+        boxes_faces_pass(A, B, ia, ib, i0 + i, out, i0 + i, n - i, full, live, &nl);
     for (; j + VW <= nl; j += VW)
         hits += boxes_live_pass(A, B, ia, ib, all_overlaps, out, live + j, VW, full);
     if (j < nl)

@@ -684,8 +684,7 @@ TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules
             for (; j + CC_STAGE <= nb; j += CC_STAGE) {
                 cc_stage st;
                 cc_stage_fill(&st, a, b, i0 + j);
-                TOI_UNROLL
-                for (size_t h = 0; h < CC_STAGE; h += VW)
+                for (size_t h = 0; h < CC_STAGE; h += VW) /* (not unrolled: one copy) */
                     pass[(j + h) / VW] = cc_reject(&st.a, &st.b, NULL, NULL, h, VW, o,
                                                    i0 + j + h, &miss, full);
             }
