@@ -85,6 +85,10 @@ typedef struct t_sph {
     toi_spheres s;
 } t_sph;
 void t_spheres_alloc(t_sph *b, size_t n);
+/* k streams of up to 1000 floats each in one block, stream j at 4096 * j bytes plus off floats
+   (off < 24): every stream at one offset modulo 4 KiB, so that their elements crowd one L1
+   set (the kernels then read them through a stage); freed with free(). */
+float *t_crowded(int k, size_t off, float **streams);
 void t_spheres_free(t_sph *b);
 
 /* triangle batches (unaligned like the spheres) */

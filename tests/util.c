@@ -123,6 +123,17 @@ static void free_unaligned(void *p)
         free((char *)p - 4);
 }
 
+float *t_crowded(int k, size_t off, float **streams)
+{
+    float *blk = aligned_alloc(4096, (size_t)k * 4096);
+    if (!blk)
+        abort();
+    memset(blk, 0, (size_t)k * 4096);
+    for (int j = 0; j < k; j++)
+        streams[j] = blk + (size_t)j * 1024 + off;
+    return blk;
+}
+
 void t_spheres_alloc(t_sph *b, size_t n)
 {
     for (int k = 0; k < 7; k++) {

@@ -684,7 +684,7 @@ TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const
 }
 
 /* The thirteen input streams of each box of BOX_STAGE contiguous pairs, copied out a stream
-   at a time for the face pass: streams allocated apart (large allocations are page-aligned)
+   at a time for the face pass when they crowd an L1 set (toi_set_crowd): streams allocated apart (large allocations are page-aligned)
    often lie at one offset modulo 4 KiB, so that element i of all 26 falls in one L1 set, and
    read a vector at a time across all of them, 26 lines compete for that set's ways at once
    (linear boxes, avx2, Zen 3: 17.8 against 11.2 ns per pair with the streams staggered); a
@@ -695,11 +695,18 @@ typedef struct box_stage {
     toi_boxes a, b;
 } box_stage;
 
+TOI_VINLINE void box_streams(const toi_boxes *A, const toi_boxes *B, const float *src[26])
+{
+    const float *s[26] = {A->x,  A->y,  A->z,  A->vx, A->vy, A->vz, A->qw, A->qx, A->qy,
+                          A->qz, A->hx, A->hy, A->hz, B->x,  B->y,  B->z,  B->vx, B->vy,
+                          B->vz, B->qw, B->qx, B->qy, B->qz, B->hx, B->hy, B->hz};
+    memcpy(src, s, sizeof s);
+}
+
 TOI_VINLINE void box_stage_fill(box_stage *st, const toi_boxes *A, const toi_boxes *B, size_t i)
 {
-    const float *src[26] = {A->x,  A->y,  A->z,  A->vx, A->vy, A->vz, A->qw, A->qx, A->qy,
-                            A->qz, A->hx, A->hy, A->hz, B->x,  B->y,  B->z,  B->vx, B->vy,
-                            B->vz, B->qw, B->qx, B->qy, B->qz, B->hx, B->hy, B->hz};
+    const float *src[26];
+    box_streams(A, B, src);
     _Pragma("GCC unroll 26")
     for (int k = 0; k < 26; k++) {
         TOI_UNROLL
@@ -713,6 +720,21 @@ TOI_VINLINE void box_stage_fill(box_stage *st, const toi_boxes *A, const toi_box
                         f[23], f[24], f[25], NULL, NULL, NULL};
 }
 
+/* The face pass of the BOX_STAGE contiguous pairs from i through a stage; returns nl. Out of
+   line, so that the stage's frame is there only when used (inlined, it slowed the unstaged
+   calls by about 4 %). */
+static __attribute__((noinline)) size_t boxes_faces_staged(const toi_boxes *A,
+                                                           const toi_boxes *B,
+                                                           const toi_hits *out, size_t i,
+                                                           int full, uint32_t *live, size_t nl)
+{
+    box_stage st;
+    box_stage_fill(&st, A, B, i);
+    for (size_t h = 0; h < BOX_STAGE; h += VW) /* (not unrolled: one copy of the body) */
+        boxes_faces_pass(&st.a, &st.b, NULL, NULL, h, out, i + h, VW, full, live, &nl);
+    return nl;
+}
+
 /* Linear motion only (no rotation arrays): pairs [i0, i0 + n), n <= BOX_CHUNK, in two passes.
    The face axes of every pair first; the pairs they rule out get the miss (on the bench's
    pairs nearly nine in ten, but only about a third of the whole vectors), the others are
@@ -720,19 +742,15 @@ TOI_VINLINE void box_stage_fill(box_stage *st, const toi_boxes *A, const toi_box
    live pairs only. Every lane performs the same operations as in boxes_block: same bits. */
 TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
                                       const uint32_t *ia, const uint32_t *ib, vm all_overlaps,
-                                      const toi_hits *out, size_t i0, size_t n, int full)
+                                      const toi_hits *out, size_t i0, size_t n, int full,
+                                      int staged)
 {
     uint32_t live[BOX_CHUNK];
     size_t nl = 0, i = 0, j = 0, hits = 0;
-    if (!ia) {
-        for (; i + BOX_STAGE <= n; i += BOX_STAGE) {
-            box_stage st;
-            box_stage_fill(&st, A, B, i0 + i);
-            for (size_t h = 0; h < BOX_STAGE; h += VW) /* (not unrolled: one copy of the body) */
-                boxes_faces_pass(&st.a, &st.b, NULL, NULL, h, out, i0 + i + h, VW, full, live,
-                                 &nl);
-        }
-    }
+    if (staged)
+        for (; i + BOX_STAGE <= n; i += BOX_STAGE)
+            nl = full ? boxes_faces_staged(A, B, out, i0 + i, 1, live, nl)
+                      : boxes_faces_staged(A, B, out, i0 + i, 0, live, nl);
     for (; i + VW <= n; i += VW)
         boxes_faces_pass(A, B, ia, ib, i0 + i, out, i0 + i, VW, full, live, &nl);
     if (i < n)
@@ -749,14 +767,17 @@ TOI_VINLINE size_t boxes_linear(size_t n, const toi_boxes *A, const toi_boxes *B
                                 const toi_hits *out, int full)
 {
     size_t hits = 0;
+    const float *src[26];
+    box_streams(A, B, src);
+    const int staged = !ia && toi_set_crowd(src, 26) > TOI_CROWDED;
     if (full) {
         for (size_t i = 0; i < n; i += BOX_CHUNK)
             hits += boxes_chunk_linear(A, B, ia, ib, all_overlaps, out, i,
-                                       n - i < BOX_CHUNK ? n - i : BOX_CHUNK, 1);
+                                       n - i < BOX_CHUNK ? n - i : BOX_CHUNK, 1, staged);
     } else {
         for (size_t i = 0; i < n; i += BOX_CHUNK)
             hits += boxes_chunk_linear(A, B, ia, ib, all_overlaps, out, i,
-                                       n - i < BOX_CHUNK ? n - i : BOX_CHUNK, 0);
+                                       n - i < BOX_CHUNK ? n - i : BOX_CHUNK, 0, staged);
     }
     return hits;
 }

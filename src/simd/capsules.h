@@ -629,11 +629,18 @@ typedef struct cc_stage {
     toi_capsules a, b;
 } cc_stage;
 
+TOI_VINLINE void cc_streams(const toi_capsules *a, const toi_capsules *b, const float *src[20])
+{
+    const float *s[20] = {a->x0, a->y0, a->z0, a->x1, a->y1, a->z1, a->vx, a->vy, a->vz, a->r,
+                          b->x0, b->y0, b->z0, b->x1, b->y1, b->z1, b->vx, b->vy, b->vz, b->r};
+    memcpy(src, s, sizeof s);
+}
+
 TOI_VINLINE void cc_stage_fill(cc_stage *st, const toi_capsules *a, const toi_capsules *b,
                                size_t i)
 {
-    const float *src[20] = {a->x0, a->y0, a->z0, a->x1, a->y1, a->z1, a->vx, a->vy, a->vz, a->r,
-                            b->x0, b->y0, b->z0, b->x1, b->y1, b->z1, b->vx, b->vy, b->vz, b->r};
+    const float *src[20];
+    cc_streams(a, b, src);
     _Pragma("GCC unroll 20")
     for (int k = 0; k < 20; k++) {
         TOI_UNROLL
@@ -658,9 +665,26 @@ TOI_VINLINE unsigned cc_reject(const toi_capsules *a, const toi_capsules *b, con
     return bits;
 }
 
+/* The reject of the CC_STAGE contiguous pairs from i through a stage, into pass[]. Out of
+   line, so that the stage's frame is there only when used. */
+static __attribute__((noinline)) void cc_reject_staged(const toi_capsules *a,
+                                                       const toi_capsules *b,
+                                                       const toi_hits *o, size_t i, int full,
+                                                       unsigned *pass)
+{
+    const vf zero = vzero();
+    vres miss;
+    miss.t = vset(TOI_NO_HIT);
+    miss.nx = miss.ny = miss.nz = miss.px = miss.py = miss.pz = miss.depth = zero;
+    cc_stage st;
+    cc_stage_fill(&st, a, b, i);
+    for (size_t h = 0; h < CC_STAGE; h += VW) /* (not unrolled: one copy) */
+        pass[h / VW] = cc_reject(&st.a, &st.b, NULL, NULL, h, VW, o, i + h, &miss, full);
+}
+
 /* Pairs [0, n) (n < 2^32; a pair list when ia, ib are not NULL) in blocks of CC_BLOCK pairs.
    First the separation reject of the whole block (its lanes stored as misses; contiguous
-   pairs read through cc_stage), then each vector of it: one whose lanes all pass is computed
+   pairs whose streams crowd an L1 set read through cc_stage), then each vector of it: one whose lanes all pass is computed
    in place, the passing lanes of the others queued, and the queue computed VW pairs at a time
    (gathered, so the vectors run full), the last partial queue at the end. (Rejecting the
    block first means the branches test masks already computed: branching on the reject's
@@ -677,18 +701,15 @@ TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules
     uint32_t idx[2 * VW + 1];
     unsigned pass[CC_BLOCK / VW];
     size_t live = 0, hits = 0;
+    const float *src[20];
+    cc_streams(a, b, src);
+    const int staged = !ia && toi_set_crowd(src, 20) > TOI_CROWDED;
     for (size_t i0 = 0; i0 < n; i0 += CC_BLOCK) {
         const size_t nb = n - i0 < CC_BLOCK ? n - i0 : CC_BLOCK;
         size_t j = 0;
-        if (!ia) {
-            for (; j + CC_STAGE <= nb; j += CC_STAGE) {
-                cc_stage st;
-                cc_stage_fill(&st, a, b, i0 + j);
-                for (size_t h = 0; h < CC_STAGE; h += VW) /* (not unrolled: one copy) */
-                    pass[(j + h) / VW] = cc_reject(&st.a, &st.b, NULL, NULL, h, VW, o,
-                                                   i0 + j + h, &miss, full);
-            }
-        }
+        if (staged)
+            for (; j + CC_STAGE <= nb; j += CC_STAGE)
+                cc_reject_staged(a, b, o, i0 + j, full, pass + j / VW);
         for (; j + VW <= nb; j += VW)
             pass[j / VW] = cc_reject(a, b, ia, ib, i0 + j, VW, o, i0 + j, &miss, full);
         if (j < nb)

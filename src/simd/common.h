@@ -151,6 +151,24 @@ TOI_VINLINE void vstore_res(const toi_hits *out, size_t i, const vres *r, size_t
     if (out->depth) vstore_n(out->depth + i, r->depth, cnt);
 }
 
+/* The most of k input streams whose element i falls in one L1 set (the set from address bits
+   6 to 11, alike for every i). Streams allocated apart at one offset modulo 4 KiB (large
+   allocations are page-aligned) crowd one set, and read a vector at a time across all of
+   them their lines evict each other before use; past TOI_CROWDED, the kernels with many
+   streams read them through a stage (copied out a stream at a time, a few lines each). */
+#define TOI_CROWDED 8
+static inline int toi_set_crowd(const float *const *p, int k)
+{
+    unsigned char cnt[64] = {0};
+    int most = 0;
+    for (int j = 0; j < k; j++) {
+        unsigned set = (unsigned)((uintptr_t)p[j] >> 6) & 63u;
+        if (++cnt[set] > most)
+            most = cnt[set];
+    }
+    return most;
+}
+
 /* Runs BLOCK(i, cnt, full) over the batch: whole vectors, then the tail as one partial vector,
    with `full` a compile-time constant in each copy of the loop. BLOCK returns its hit count. */
 #define TOI_BATCH(n, full, BLOCK)                                                    \
