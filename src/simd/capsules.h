@@ -624,10 +624,6 @@ TOI_VINLINE size_t capsule_capsule_gathered(const toi_capsules *CA, const toi_ca
    ran at about half speed (capsule-capsule, avx2, Zen 3: 9.3 against 4.2 ns per pair with the
    streams staggered); a stream's lines read together, they do not. */
 #define CC_STAGE 64
-typedef struct cc_stage {
-    float f[20][CC_STAGE];
-    toi_capsules a, b;
-} cc_stage;
 
 TOI_VINLINE void cc_streams(const toi_capsules *a, const toi_capsules *b, const float *src[20])
 {
@@ -636,8 +632,10 @@ TOI_VINLINE void cc_streams(const toi_capsules *a, const toi_capsules *b, const 
     memcpy(src, s, sizeof s);
 }
 
-TOI_VINLINE void cc_stage_fill(cc_stage *st, const toi_capsules *a, const toi_capsules *b,
-                               size_t i)
+/* Pairs [i, i + CC_STAGE) of a and b copied into f; *sa and *sb read them there. */
+TOI_VINLINE void cc_stage_fill(float f[20][CC_STAGE], const toi_capsules *a,
+                               const toi_capsules *b, size_t i, toi_capsules *sa,
+                               toi_capsules *sb)
 {
     const float *src[20];
     cc_streams(a, b, src);
@@ -645,11 +643,10 @@ TOI_VINLINE void cc_stage_fill(cc_stage *st, const toi_capsules *a, const toi_ca
     for (int k = 0; k < 20; k++) {
         TOI_UNROLL
         for (size_t h = 0; h < CC_STAGE; h += VW)
-            vstore(st->f[k] + h, vload(src[k] + i + h));
+            vstore(&f[k][h], vload(src[k] + i + h));
     }
-    float(*f)[CC_STAGE] = st->f;
-    st->a = (toi_capsules){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]};
-    st->b = (toi_capsules){f[10], f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19]};
+    *sa = (toi_capsules){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]};
+    *sb = (toi_capsules){f[10], f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19]};
 }
 
 /* The separation reject of pairs [i, i + cnt) (cnt <= VW), their lanes stored as misses:
@@ -676,15 +673,16 @@ static __attribute__((noinline)) void cc_reject_staged(const toi_capsules *a,
     vres miss;
     miss.t = vset(TOI_NO_HIT);
     miss.nx = miss.ny = miss.nz = miss.px = miss.py = miss.pz = miss.depth = zero;
-    cc_stage st;
-    cc_stage_fill(&st, a, b, i);
+    float f[20][CC_STAGE];
+    toi_capsules sa, sb;
+    cc_stage_fill(f, a, b, i, &sa, &sb);
     for (size_t h = 0; h < CC_STAGE; h += VW) /* (not unrolled: one copy) */
-        pass[h / VW] = cc_reject(&st.a, &st.b, NULL, NULL, h, VW, o, i + h, &miss, full);
+        pass[h / VW] = cc_reject(&sa, &sb, NULL, NULL, h, VW, o, i + h, &miss, full);
 }
 
 /* Pairs [0, n) (n < 2^32; a pair list when ia, ib are not NULL) in blocks of CC_BLOCK pairs.
    First the separation reject of the whole block (its lanes stored as misses; contiguous
-   pairs whose streams crowd an L1 set read through cc_stage), then each vector of it: one whose lanes all pass is computed
+   pairs whose streams crowd an L1 set read through a stage), then each vector of it: one whose lanes all pass is computed
    in place, the passing lanes of the others queued, and the queue computed VW pairs at a time
    (gathered, so the vectors run full), the last partial queue at the end. (Rejecting the
    block first means the branches test masks already computed: branching on the reject's
@@ -705,7 +703,9 @@ TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules
     cc_streams(a, b, src);
     const int staged = !ia && toi_set_crowd(src, 20) > TOI_CROWDED;
     for (size_t i0 = 0; i0 < n; i0 += CC_BLOCK) {
-        const size_t nb = n - i0 < CC_BLOCK ? n - i0 : CC_BLOCK;
+        size_t nb = n - i0;
+        if (nb > CC_BLOCK)
+            nb = CC_BLOCK;
         size_t j = 0;
         if (staged)
             for (; j + CC_STAGE <= nb; j += CC_STAGE)
