@@ -689,7 +689,7 @@ TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const
    read a vector at a time across all of them, 26 lines compete for that set's ways at once
    (linear boxes, avx2, Zen 3: 17.8 against 11.2 ns per pair with the streams staggered); a
    stream's lines read together, they do not. */
-#define BOX_STAGE 64
+#define BOX_STAGE TOI_STAGE
 TOI_VINLINE void box_streams(const toi_boxes *A, const toi_boxes *B, const float *src[26])
 {
     const float *s[26] = {A->x,  A->y,  A->z,  A->vx, A->vy, A->vz, A->qw, A->qx, A->qy,
@@ -704,12 +704,7 @@ TOI_VINLINE void box_stage_fill(float f[26][BOX_STAGE], const toi_boxes *A, cons
 {
     const float *src[26];
     box_streams(A, B, src);
-    _Pragma("GCC unroll 26")
-    for (int k = 0; k < 26; k++) {
-        TOI_UNROLL
-        for (size_t h = 0; h < BOX_STAGE; h += VW)
-            vstore(&f[k][h], vload(src[k] + i + h));
-    }
+    vstage_copy(f, src, 26, i);
     *sa = (toi_boxes){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
                       f[12], NULL, NULL, NULL};
     *sb = (toi_boxes){f[13], f[14], f[15], f[16], f[17], f[18], f[19], f[20], f[21], f[22],

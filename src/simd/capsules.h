@@ -623,7 +623,7 @@ TOI_VINLINE size_t capsule_capsule_gathered(const toi_capsules *CA, const toi_ca
    across all of them, twenty lines compete for that set's ways at once, and the reject pass
    ran at about half speed (capsule-capsule, avx2, Zen 3: 9.3 against 4.2 ns per pair with the
    streams staggered); a stream's lines read together, they do not. */
-#define CC_STAGE 64
+#define CC_STAGE TOI_STAGE
 
 TOI_VINLINE void cc_streams(const toi_capsules *a, const toi_capsules *b, const float *src[20])
 {
@@ -639,12 +639,7 @@ TOI_VINLINE void cc_stage_fill(float f[20][CC_STAGE], const toi_capsules *a,
 {
     const float *src[20];
     cc_streams(a, b, src);
-    _Pragma("GCC unroll 20")
-    for (int k = 0; k < 20; k++) {
-        TOI_UNROLL
-        for (size_t h = 0; h < CC_STAGE; h += VW)
-            vstore(&f[k][h], vload(src[k] + i + h));
-    }
+    vstage_copy(f, src, 20, i);
     *sa = (toi_capsules){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]};
     *sb = (toi_capsules){f[10], f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19]};
 }

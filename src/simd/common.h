@@ -169,6 +169,19 @@ static inline int toi_set_crowd(const float *const *p, int k)
     return most;
 }
 
+/* Pairs in a stage: TOI_STAGE contiguous elements of each crowded stream copied out a stream
+   at a time (a few lines each, read together), the kernel then run on the copy. */
+#define TOI_STAGE 64
+TOI_VINLINE void vstage_copy(float (*f)[TOI_STAGE], const float *const *src, int k, size_t i)
+{
+    _Pragma("GCC unroll 26")
+    for (int j = 0; j < k; j++) {
+        TOI_UNROLL
+        for (size_t h = 0; h < TOI_STAGE; h += VW)
+            vstore(&f[j][h], vload(src[j] + i + h));
+    }
+}
+
 /* Runs BLOCK(i, cnt, full) over the batch: whole vectors, then the tail as one partial vector,
    with `full` a compile-time constant in each copy of the loop. BLOCK returns its hit count. */
 #define TOI_BATCH(n, full, BLOCK)                                                    \
