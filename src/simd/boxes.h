@@ -629,12 +629,11 @@ TOI_VINLINE void boxes_faces_pass(const toi_boxes *A, const toi_boxes *B, const 
                                   const uint32_t *ib, size_t j, const toi_hits *out, size_t i,
                                   size_t cnt, int full, uint32_t *live, size_t *nl)
 {
-    const vf zero = vzero(), none = vset(TOI_NO_HIT);
-    const vres miss = {none, zero, zero, zero, zero, zero, zero, zero};
+    const vres miss = vres_miss();
     unsigned bits = mbits(vbox_faces(A, B, ia, ib, j, cnt)) & (unsigned)((1ull << cnt) - 1);
     vstore_res(out, i, &miss, cnt, full);
     if (out->t_exit)
-        vstore_n(out->t_exit + i, none, cnt);
+        vstore_n(out->t_exit + i, miss.t, cnt);
     size_t m = *nl;
     for (; bits; bits &= bits - 1) /* the set bits only: most lanes are ruled out */
         live[m++] = (uint32_t)(i + (size_t)__builtin_ctz(bits));
@@ -683,13 +682,13 @@ TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const
     return vcount_n(hit, cnt);
 }
 
-/* The thirteen input streams of each box of BOX_STAGE contiguous pairs, copied out a stream
-   at a time for the face pass when they crowd an L1 set (toi_set_crowd): streams allocated apart (large allocations are page-aligned)
-   often lie at one offset modulo 4 KiB, so that element i of all 26 falls in one L1 set, and
-   read a vector at a time across all of them, 26 lines compete for that set's ways at once
-   (linear boxes, avx2, Zen 3: 17.8 against 11.2 ns per pair with the streams staggered); a
-   stream's lines read together, they do not. */
-#define BOX_STAGE TOI_STAGE
+/* The thirteen input streams of each box of TOI_STAGE contiguous pairs, copied out a stream
+   at a time for the face pass when they crowd an L1 set (toi_set_crowd): streams allocated
+   apart (large allocations are page-aligned) often lie at one offset modulo 4 KiB, so that
+   element i of all 26 falls in one L1 set, and read a vector at a time across all of them,
+   26 lines compete for that set's ways at once (linear boxes, avx2, Zen 3: 17.8 against
+   11.2 ns per pair with the streams staggered); a stream's lines read together, they do
+   not. */
 TOI_VINLINE void box_streams(const toi_boxes *A, const toi_boxes *B, const float *src[26])
 {
     const float *s[26] = {A->x,  A->y,  A->z,  A->vx, A->vy, A->vz, A->qw, A->qx, A->qy,
@@ -698,8 +697,8 @@ TOI_VINLINE void box_streams(const toi_boxes *A, const toi_boxes *B, const float
     memcpy(src, s, sizeof s);
 }
 
-/* Pairs [i, i + BOX_STAGE) of A and B copied into f; *sa and *sb read them there. */
-TOI_VINLINE void box_stage_fill(float f[26][BOX_STAGE], const toi_boxes *A, const toi_boxes *B,
+/* Pairs [i, i + TOI_STAGE) of A and B copied into f; *sa and *sb read them there. */
+TOI_VINLINE void box_stage_fill(float f[26][TOI_STAGE], const toi_boxes *A, const toi_boxes *B,
                                 size_t i, toi_boxes *sa, toi_boxes *sb)
 {
     const float *src[26];
@@ -711,7 +710,7 @@ TOI_VINLINE void box_stage_fill(float f[26][BOX_STAGE], const toi_boxes *A, cons
                       f[23], f[24], f[25], NULL, NULL, NULL};
 }
 
-/* The face pass of the BOX_STAGE contiguous pairs from i through a stage; returns nl. Out of
+/* The face pass of the TOI_STAGE contiguous pairs from i through a stage; returns nl. Out of
    line, so that the stage's frame is there only when used (inlined, it slowed the unstaged
    calls by about 4 %). */
 static __attribute__((noinline)) size_t boxes_faces_staged(const toi_boxes *A,
@@ -719,10 +718,10 @@ static __attribute__((noinline)) size_t boxes_faces_staged(const toi_boxes *A,
                                                            const toi_hits *out, size_t i,
                                                            int full, uint32_t *live, size_t nl)
 {
-    float f[26][BOX_STAGE];
+    float f[26][TOI_STAGE];
     toi_boxes sa, sb;
     box_stage_fill(f, A, B, i, &sa, &sb);
-    for (size_t h = 0; h < BOX_STAGE; h += VW) /* (not unrolled: one copy of the body) */
+    for (size_t h = 0; h < TOI_STAGE; h += VW) /* (not unrolled: one copy of the body) */
         boxes_faces_pass(&sa, &sb, NULL, NULL, h, out, i + h, VW, full, live, &nl);
     return nl;
 }
@@ -740,7 +739,7 @@ TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
     uint32_t live[BOX_CHUNK];
     size_t nl = 0, i = 0, j = 0, hits = 0;
     if (staged)
-        for (; i + BOX_STAGE <= n; i += BOX_STAGE)
+        for (; i + TOI_STAGE <= n; i += TOI_STAGE)
             nl = full ? boxes_faces_staged(A, B, out, i0 + i, 1, live, nl)
                       : boxes_faces_staged(A, B, out, i0 + i, 0, live, nl);
     for (; i + VW <= n; i += VW)

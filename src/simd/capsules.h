@@ -617,14 +617,12 @@ TOI_VINLINE size_t capsule_capsule_gathered(const toi_capsules *CA, const toi_ca
     return vcount_n(hit, cnt);
 }
 
-/* The twenty input streams of CC_STAGE contiguous pairs, copied out a stream at a time.
+/* The twenty input streams of TOI_STAGE contiguous pairs, copied out a stream at a time.
    Streams allocated apart (large allocations are page-aligned) often lie at one offset
    modulo 4 KiB, so that element i of all twenty falls in one L1 set: read a vector at a time
    across all of them, twenty lines compete for that set's ways at once, and the reject pass
    ran at about half speed (capsule-capsule, avx2, Zen 3: 9.3 against 4.2 ns per pair with the
    streams staggered); a stream's lines read together, they do not. */
-#define CC_STAGE TOI_STAGE
-
 TOI_VINLINE void cc_streams(const toi_capsules *a, const toi_capsules *b, const float *src[20])
 {
     const float *s[20] = {a->x0, a->y0, a->z0, a->x1, a->y1, a->z1, a->vx, a->vy, a->vz, a->r,
@@ -632,8 +630,8 @@ TOI_VINLINE void cc_streams(const toi_capsules *a, const toi_capsules *b, const 
     memcpy(src, s, sizeof s);
 }
 
-/* Pairs [i, i + CC_STAGE) of a and b copied into f; *sa and *sb read them there. */
-TOI_VINLINE void cc_stage_fill(float f[20][CC_STAGE], const toi_capsules *a,
+/* Pairs [i, i + TOI_STAGE) of a and b copied into f; *sa and *sb read them there. */
+TOI_VINLINE void cc_stage_fill(float f[20][TOI_STAGE], const toi_capsules *a,
                                const toi_capsules *b, size_t i, toi_capsules *sa,
                                toi_capsules *sb)
 {
@@ -657,40 +655,35 @@ TOI_VINLINE unsigned cc_reject(const toi_capsules *a, const toi_capsules *b, con
     return bits;
 }
 
-/* The reject of the CC_STAGE contiguous pairs from i through a stage, into pass[]. Out of
+/* The reject of the TOI_STAGE contiguous pairs from i through a stage, into pass[]. Out of
    line, so that the stage's frame is there only when used. */
 static __attribute__((noinline)) void cc_reject_staged(const toi_capsules *a,
                                                        const toi_capsules *b,
                                                        const toi_hits *o, size_t i, int full,
                                                        unsigned *pass)
 {
-    const vf zero = vzero();
-    vres miss;
-    miss.t = vset(TOI_NO_HIT);
-    miss.nx = miss.ny = miss.nz = miss.px = miss.py = miss.pz = miss.depth = zero;
-    float f[20][CC_STAGE];
+    const vres miss = vres_miss();
+    float f[20][TOI_STAGE];
     toi_capsules sa, sb;
     cc_stage_fill(f, a, b, i, &sa, &sb);
-    for (size_t h = 0; h < CC_STAGE; h += VW) /* (not unrolled: one copy) */
+    for (size_t h = 0; h < TOI_STAGE; h += VW) /* (not unrolled: one copy) */
         pass[h / VW] = cc_reject(&sa, &sb, NULL, NULL, h, VW, o, i + h, &miss, full);
 }
 
 /* Pairs [0, n) (n < 2^32; a pair list when ia, ib are not NULL) in blocks of CC_BLOCK pairs.
    First the separation reject of the whole block (its lanes stored as misses; contiguous
-   pairs whose streams crowd an L1 set read through a stage), then each vector of it: one whose lanes all pass is computed
-   in place, the passing lanes of the others queued, and the queue computed VW pairs at a time
-   (gathered, so the vectors run full), the last partial queue at the end. (Rejecting the
+   pairs whose streams crowd an L1 set read through a stage), then each vector of it: one
+   whose lanes all pass is computed in place, the passing lanes of the others queued, and the
+   queue computed VW pairs at a time (gathered, so the vectors run full), the last partial
+   queue at the end. (Rejecting the
    block first means the branches test masks already computed: branching on the reject's
    result straight away, each misprediction waited for its long dependency chain.) */
-#define CC_BLOCK (4 * CC_STAGE)
+#define CC_BLOCK (4 * TOI_STAGE)
 TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules *b,
                                        const uint32_t *ia, const uint32_t *ib, vm all_overlaps,
                                        const toi_hits *o, size_t n, int full)
 {
-    const vf zero = vzero();
-    vres miss;
-    miss.t = vset(TOI_NO_HIT);
-    miss.nx = miss.ny = miss.nz = miss.px = miss.py = miss.pz = miss.depth = zero;
+    const vres miss = vres_miss();
     uint32_t idx[2 * VW + 1];
     unsigned pass[CC_BLOCK / VW];
     size_t live = 0, hits = 0;
@@ -703,7 +696,7 @@ TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules
             nb = CC_BLOCK;
         size_t j = 0;
         if (staged)
-            for (; j + CC_STAGE <= nb; j += CC_STAGE)
+            for (; j + TOI_STAGE <= nb; j += TOI_STAGE)
                 cc_reject_staged(a, b, o, i0 + j, full, pass + j / VW);
         for (; j + VW <= nb; j += VW)
             pass[j / VW] = cc_reject(a, b, ia, ib, i0 + j, VW, o, i0 + j, &miss, full);
