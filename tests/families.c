@@ -8,6 +8,7 @@
 #if defined(TOI_TEST_SIMDE_NEON)
 extern const toi_kernels toi_kernels_neon; /* src/neon built through SIMDe (tests only) */
 #endif
+extern const toi_kernels toi_kernels_avx512simde __attribute__((weak)); /* tests/util.c */
 
 static toi_spheres spheres_at(const float *const *f)
 {
@@ -319,18 +320,37 @@ const t_family *t_family_named(const char *name)
     return NULL;
 }
 
+/* families.h */
+int t_impl_wanted(const char *name)
+{
+    const char *list = getenv("TOI_TEST_IMPLS");
+    if (!list)
+        return 1;
+    const size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, name, len) == 0)
+            return 1;
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
 int t_kernel_tables(const toi_kernels **k, int max)
 {
     static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
                                       TOI_BACKEND_AVX512, TOI_BACKEND_NEON};
     int n = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0] && n < max; i++)
-        if (toi_kernels_for(all[i]))
+        if (toi_kernels_for(all[i]) && (i == 0 || t_impl_wanted(toi_backend_name(all[i]))))
             k[n++] = toi_kernels_for(all[i]);
 #if defined(TOI_TEST_SIMDE_NEON)
-    if (n < max)
+    if (n < max && t_impl_wanted("neon-simde"))
         k[n++] = &toi_kernels_neon;
 #endif
+    if (n < max && &toi_kernels_avx512simde != NULL && t_impl_wanted("avx512-simde"))
+        k[n++] = &toi_kernels_avx512simde;
     return n;
 }
 

@@ -10,6 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Whether TOI_TEST_IMPLS (a comma-separated list of implementation names) selects name; all
+   are selected when it is unset. The scalar reference always runs
+   (families.c). */
+int t_impl_wanted(const char *name);
+
 #define T_MAXARR 32 /* float arrays per query or per set member (rotating boxes: 32) */
 #define T_MAXPARAM 4
 

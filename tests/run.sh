@@ -2,7 +2,8 @@
 # run.sh - the whole test suite behind `make test`:
 #   1. native build and run: every group on every x86 backend this CPU has (a backend it
 #      lacks, such as avx512, is reported as skipped), plus NEON through SIMDe, and the
-#      particle example built and run small;
+#      particle example built and run small; on a CPU without AVX-512, the avx512 kernels
+#      built through SIMDe (AVX-512F emulated on AVX2) in a test program of their own;
 #   2. TOI_BACKEND overrides (dispatch only);
 #   3. the aarch64 cross-build run under qemu-aarch64, where dispatch must pick neon;
 #   4. the x86 build under qemu-x86_64 CPU models: core2duo -> scalar, Nehalem -> sse,
@@ -147,6 +148,25 @@ if grep -q toi_sweep_capsules_mesh include/toi.h; then
         build/$NATIVE/characters -m /usr/share/assimp/models/TER/RealisticTerrain.ter \
             -n 500 -t 100 -o $LOGS/characters.png"
 fi
+
+# 1d. the avx512 kernels where the CPU lacks AVX-512 (qemu and valgrind cannot run them
+#     either): built through SIMDe, AVX-512F emulated on AVX2 (src/avx512/simde_compat.h),
+#     into a test program of their own, run beside the scalar reference in the background:
+#     every group that calls a kernel table (the accuracy, particle and thread groups test
+#     the scalar reference or the API's backends only), at a quarter of the random counts,
+#     since the emulation runs 10 to 40 times slower than the avx2 kernels. Where the CPU has
+#     AVX-512 the native run tests the avx512 backend itself, and this is skipped.
+case "$NATIVE" in
+x86_64-*)
+    if grep -qw avx2 /proc/cpuinfo && ! grep -qw avx512f /proc/cpuinfo; then
+        step "build of the avx512 kernels through SIMDe (-Werror)" \
+            make -j"$JOBS" CFLAGS=-Werror "build/$NATIVE/toi_tests_avx512simde"
+        background "tests, avx512 kernels through SIMDe (TOI_TEST_SCALE=0.25)" \
+            TOI_TEST_IMPLS=avx512-simde TOI_TEST_SKIP=accuracy,particles,threads \
+            TOI_TEST_SCALE=0.25 "build/$NATIVE/toi_tests_avx512simde"
+    fi
+    ;;
+esac
 
 # 2. TOI_BACKEND overrides: an available backend is used; anything else falls back to the best
 for b in scalar sse avx2 avx512 neon bogus; do

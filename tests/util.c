@@ -1,12 +1,17 @@
 /* util.c - implementations under test, query wrappers that force and verify the backend,
    and batch buffers. */
 #include "test.h"
+#include "families.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(TOI_TEST_SIMDE_NEON)
 extern const toi_kernels toi_kernels_neon; /* src/neon built through SIMDe (tests only) */
 #endif
+/* src/avx512 built through SIMDe (tests only): linked into toi_tests_avx512simde, absent (a
+   null address) from the other test programs */
+extern const toi_kernels toi_kernels_avx512simde __attribute__((weak));
 
 t_impl t_impls[8];
 int t_nimpls;
@@ -21,6 +26,14 @@ void t_init_impls(void)
 #if defined(TOI_TEST_SIMDE_NEON)
     t_impls[t_nimpls++] = (t_impl){"neon-simde", &toi_kernels_neon, 0};
 #endif
+    if (&toi_kernels_avx512simde != NULL)
+        t_impls[t_nimpls++] = (t_impl){"avx512-simde", &toi_kernels_avx512simde, 0};
+    /* TOI_TEST_IMPLS=name,...: only those, beside the scalar reference (t_impls[0]) */
+    int kept = 1;
+    for (int i = 1; i < t_nimpls; i++)
+        if (t_impl_wanted(t_impls[i].name))
+            t_impls[kept++] = t_impls[i];
+    t_nimpls = kept;
 }
 
 /* Force the backend through the public API and check that it is the one that ran. */

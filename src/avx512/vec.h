@@ -2,7 +2,14 @@
 #ifndef TOI_AVX512_VEC_H
 #define TOI_AVX512_VEC_H
 
-#if !defined(__AVX512F__)
+/* On x86 without AVX-512 the tests build these kernels through SIMDe as well
+   (TOI_AVX512_SIMDE, with -mavx2: toi_tests_avx512simde, docs/testing.md), under the name
+   avx512simde so that they sit beside the native ones; never part of the library. */
+#if defined(TOI_AVX512_SIMDE)
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/avx512.h>
+#include "simde_compat.h"
+#elif !defined(__AVX512F__)
 #error "src/avx512 is built with -mavx512f"
 #endif
 /* No #error on __FMA__ here, unlike the AVX2 layer: AVX-512F contains the FMA instructions,
@@ -12,13 +19,19 @@
    add), and no FMA intrinsic anywhere in this layer. Only AVX-512F intrinsics are used (no
    VL, DQ or BW), so dispatch needs only the AVX-512F bit. */
 
+#if !defined(TOI_AVX512_SIMDE)
 #include <immintrin.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../internal.h"
 
+#if defined(TOI_AVX512_SIMDE)
+#define TOI_ISA avx512simde
+#else
 #define TOI_ISA avx512
+#endif
 #define VW 16
 
 typedef __m512 vf;     /* 16 floats */
