@@ -5,10 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(TOI_TEST_SIMDE_NEON)
-extern const toi_kernels toi_kernels_neon; /* src/neon built through SIMDe (tests only) */
-#endif
-extern const toi_kernels toi_kernels_avx512simde __attribute__((weak)); /* tests/util.c */
 
 static toi_spheres spheres_at(const float *const *f)
 {

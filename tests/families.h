@@ -10,6 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(TOI_TEST_SIMDE_NEON)
+extern const toi_kernels toi_kernels_neon; /* src/neon built through SIMDe (tests only) */
+#endif
+/* src/avx512 built through SIMDe (tests only): linked into toi_tests_avx512simde, absent (a
+   null address) from the other test programs */
+extern const toi_kernels toi_kernels_avx512simde __attribute__((weak));
+
 /* Whether TOI_TEST_IMPLS (a comma-separated list of implementation names) selects name; all
    are selected when it is unset. The scalar reference always runs
    (families.c). */

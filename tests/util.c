@@ -4,14 +4,7 @@
 #include "families.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-#if defined(TOI_TEST_SIMDE_NEON)
-extern const toi_kernels toi_kernels_neon; /* src/neon built through SIMDe (tests only) */
-#endif
-/* src/avx512 built through SIMDe (tests only): linked into toi_tests_avx512simde, absent (a
-   null address) from the other test programs */
-extern const toi_kernels toi_kernels_avx512simde __attribute__((weak));
 
 t_impl t_impls[8];
 int t_nimpls;

@@ -14,45 +14,26 @@
 
 static inline void toi_simde_mm256_zeroupper(void) {}
 
-static inline simde__m512 toi_simde_mm512_cvtepi32_ps(simde__m512i a)
-{
-    int32_t x[16];
-    float y[16];
-    simde_mm512_storeu_si512(x, a);
-    for (int i = 0; i < 16; i++)
-        y[i] = (float)x[i];
-    return simde_mm512_loadu_ps(y);
-}
-
-static inline simde__m512i toi_simde_mm512_cvtepu8_epi32(simde__m128i a)
-{
-    uint8_t x[16];
-    int32_t y[16];
-    simde_mm_storeu_si128((simde__m128i *)x, a);
-    for (int i = 0; i < 16; i++)
-        y[i] = (int32_t)x[i];
-    return simde_mm512_loadu_si512(y);
-}
-
-static inline simde__m256 toi_simde_mm512_cvtpd_ps(simde__m512d a)
-{
-    double x[8];
-    float y[8];
-    simde_mm512_storeu_pd(x, a);
-    for (int i = 0; i < 8; i++)
-        y[i] = (float)x[i];
-    return simde_mm256_loadu_ps(y);
-}
-
-static inline simde__m512d toi_simde_mm512_cvtps_pd(simde__m256 a)
-{
-    float x[8];
-    double y[8];
-    simde_mm256_storeu_ps(x, a);
-    for (int i = 0; i < 8; i++)
-        y[i] = (double)x[i];
-    return simde_mm512_loadu_pd(y);
-}
+/* name(a): the n lanes of a (type Tin, stored as from_t by store) converted to to_t one by
+   one, loaded back as Tout */
+#define TOI_SIMDE_CONVERT(name, Tout, Tin, n, from_t, to_t, store, load)                      \
+    static inline Tout name(Tin a)                                                          \
+    {                                                                                       \
+        from_t x[n];                                                                        \
+        to_t y[n];                                                                          \
+        store((void *)x, a);                                                                \
+        for (int i = 0; i < n; i++)                                                         \
+            y[i] = (to_t)x[i];                                                              \
+        return load((const void *)y);                                                       \
+    }
+TOI_SIMDE_CONVERT(toi_simde_mm512_cvtepi32_ps, simde__m512, simde__m512i, 16, int32_t, float,
+                  simde_mm512_storeu_si512, simde_mm512_loadu_ps)
+TOI_SIMDE_CONVERT(toi_simde_mm512_cvtepu8_epi32, simde__m512i, simde__m128i, 16, uint8_t,
+                  int32_t, simde_mm_storeu_si128, simde_mm512_loadu_si512)
+TOI_SIMDE_CONVERT(toi_simde_mm512_cvtpd_ps, simde__m256, simde__m512d, 8, double, float,
+                  simde_mm512_storeu_pd, simde_mm256_loadu_ps)
+TOI_SIMDE_CONVERT(toi_simde_mm512_cvtps_pd, simde__m512d, simde__m256, 8, float, double,
+                  simde_mm256_storeu_ps, simde_mm512_loadu_pd)
 
 static inline void toi_simde_mm512_mask_storeu_ps(void *p, simde__mmask16 k, simde__m512 a)
 {

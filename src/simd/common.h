@@ -136,7 +136,6 @@ TOI_VINLINE size_t vcount_n(vm hit, size_t cnt)
     return (size_t)__builtin_popcount(bits);
 }
 
-/* Store the outputs the caller asked for (t always; the rest only in full mode). */
 /* The block of a missing query: t = TOI_NO_HIT, 0 elsewhere. */
 TOI_VINLINE vres vres_miss(void)
 {
@@ -144,6 +143,7 @@ TOI_VINLINE vres vres_miss(void)
     return (vres){vset(TOI_NO_HIT), zero, zero, zero, zero, zero, zero, zero};
 }
 
+/* Store the outputs the caller asked for (t always; the rest only in full mode). */
 TOI_VINLINE void vstore_res(const toi_hits *out, size_t i, const vres *r, size_t cnt, int full)
 {
     vstore_n(out->t + i, r->t, cnt);
