@@ -853,15 +853,27 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
     for (int k = 0; k < 3; k++)
         edge_para(e, ees, V[k], V[(k + 1) % 3], E[k], ee[k], &Pk[k]);
 
+    /* Apart at t = 0 beyond doubt: both ends of the segment, so all of it, farther than
+       g = r + TOI_BOX_MARGIN size_s from the triangle's plane, on one side (s0, s1 carry
+       rounding of a few FLT_EPSILON size_s, far below the margin). The start then lies
+       outside every piece by more than 2^9 times the kernels' error (internal.h), so no piece
+       is entered at t <= 0, and a pair that recedes (f convex along the motion, above r + the
+       margin at t = 0) enters none later: the nearest pair at t = 0, whose only use is the
+       contact, approach and recede tests, could change nothing, and is not computed. */
+    float g = r + TOI_BOX_MARGIN * (size * s);
+    int clear = face_ok & (((s0 > g) & (s1 > g)) | ((s0 < -g) & (s1 < -g)));
+
     /* touching at t = 0, and approaching */
     vec3 q;
-    float best, st;
-    int kind, endface;
-    vec3 d0 = seg_tri_nearest(O, e, v, 0.0f, V, E, ee, m, Pk, face_in, n, s0, s1, dv, 0, &q,
-                              &best, &kind, &endface, &st);
-    int overlap = best - rr <= 0.0f;
-    float b = dot3(d0, v);
-    int approach = (best >= TOI_MIN_DIR2) & (b < 0.0f);
+    float best, st, b = 0.0f;
+    int kind, endface, overlap = 0, approach = 0;
+    if (!clear) {
+        vec3 d0 = seg_tri_nearest(O, e, v, 0.0f, V, E, ee, m, Pk, face_in, n, s0, s1, dv, 0,
+                                  &q, &best, &kind, &endface, &st);
+        overlap = best - rr <= 0.0f;
+        b = dot3(d0, v);
+        approach = (best >= TOI_MIN_DIR2) & (b < 0.0f);
+    }
 
     float t;
     if (overlap) {
@@ -869,7 +881,7 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
             return;
         t = 0.0f;
     } else {
-        if (recedes(b, a, size * s)) /* f is convex along the motion: never closer later */
+        if (!clear && recedes(b, a, size * s)) /* f is convex along the motion: never closer */
             return;
         /* the twenty pieces: both end balls, the vertices' cylinders, the edges' faces */
         vec3 nv = {-v.x, -v.y, -v.z};

@@ -1001,15 +1001,25 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
         P->mb = v3cross(e, P->N);
     }
 
+    /* apart at t = 0 beyond doubt (the scalar's clear): those lanes skip the t = 0 pair, and
+       a block of them only does not compute it */
+    vf g = vadd(r, vmul(vset(TOI_BOX_MARGIN), vmul(size, s)));
+    vf ng = vneg(g);
+    vm clear = mand(T.face_ok, mor(mand(vgt(s0, g), vgt(s1, g)), mand(vlt(s0, ng), vlt(s1, ng))));
+
     /* touching at t = 0, and approaching */
     v3 q;
-    vf best, kind, st;
-    vm endface;
-    v3 d0 = ct_nearest(O, e, v, zero, &T, Pk, s0, s1, dv, 0, &q, &best, &kind, &endface, &st);
-    vm overlap = vle(vsub(best, rr), zero);
-    vf b = v3dot(d0, v);
-    vm approach = mand(vge(best, min_dir2), vlt(b, zero));
-    vm sep = mandnot(mandnot(valid, cap_recedes(b, a, vmul(size, s))), overlap);
+    vf best, kind, st, b = zero;
+    vm endface, overlap = mconst(0), approach = mconst(0);
+    if (mbits(mandnot(valid, clear))) {
+        v3 d0 = ct_nearest(O, e, v, zero, &T, Pk, s0, s1, dv, 0, &q, &best, &kind, &endface,
+                           &st);
+        overlap = mandnot(vle(vsub(best, rr), zero), clear);
+        b = v3dot(d0, v);
+        approach = mandnot(mand(vge(best, min_dir2), vlt(b, zero)), clear);
+    }
+    vm recede = mandnot(cap_recedes(b, a, vmul(size, s)), clear);
+    vm sep = mandnot(mandnot(valid, recede), overlap);
 
     /* the twenty pieces, for the blocks with a valid lane apart and not receding (no other
        lane's outputs depend on them) */
