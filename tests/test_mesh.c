@@ -322,12 +322,14 @@ static void case_mesh_alloc(const void *ctx)
 }
 
 /* The memory a heightfield mesh holds: at most 48 bytes per triangle, everything included
-   (the issue's budget); and the build's layout (every triangle in exactly one leaf). */
+   (the issue's budget); and the build's layout (every triangle in exactly one leaf). The
+   largest size's triangle array (5.2 MB) takes the huge-page path of the build's allocation
+   (src/mesh.c, TOI_MESH_HUGE): aligned to 2 MiB on Linux. */
 static void case_mesh_memory(const void *ctx)
 {
     (void)ctx;
     rng r = {0x3E3};
-    static const size_t sizes[] = {1, 8, 9, 100, 10000, 100000};
+    static const size_t sizes[] = {1, 8, 9, 100, 10000, 100000, 131072};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
         size_t n = sizes[z];
         t_scene sc;
@@ -339,6 +341,11 @@ static void case_mesh_memory(const void *ctx)
             continue;
         }
         double per = (double)toi_mesh_bytes(m) / (double)n;
+#if defined(__linux__)
+        if (n == 131072)
+            CHECK((uintptr_t)m->tri % ((uintptr_t)2 << 20) == 0,
+                  "%zu triangles: the triangle array is not 2 MiB aligned", n);
+#endif
         if (n >= 10000)
             CHECK(per <= 48.0, "%zu triangles: %.2f bytes per triangle (budget 48)", n, per);
         /* every index once, in leaves of 1..8 */
