@@ -109,13 +109,13 @@ static int alloc_fails(void)
     return fail_after-- == 0;
 }
 
-/* Arrays from this size on (the triangles of meshes from about 10^5 triangles, the nodes
-   from about 10^6) are aligned to 2 MiB and, on Linux, their whole 2 MiB pages marked for
-   transparent huge pages (a hint, where the system's setting is "madvise"; "always" gives
-   them anyway, "never" none): a query's walk touches a large hierarchy at random, and with
-   4 KiB pages most of its node and leaf reads also miss the TLB. The tail beyond the last
-   whole 2 MiB keeps 4 KiB pages, so no memory is used beyond the array. */
-#define TOI_MESH_HUGE ((size_t)2 << 20)
+/* Arrays of two huge pages or more (the triangles of meshes from about 10^5 triangles, the
+   nodes from about 10^6) are aligned to a huge page and, on Linux, their whole huge pages
+   marked for transparent huge pages (a hint, where the system's setting is "madvise";
+   "always" gives them anyway, "never" none): a query's walk touches a large hierarchy at
+   random, and with 4 KiB pages most of its node and leaf reads also miss the TLB. The tail
+   beyond the last whole huge page keeps 4 KiB pages, so no memory is used beyond the array. */
+#define TOI_MESH_HUGE ((size_t)2 << 20) /* the x86-64 and aarch64 (4 KiB granule) huge page */
 
 static void *mesh_alloc(size_t n) /* 64-byte aligned */
 {

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static toi_spheres spheres_at(const float *const *f)
 {
     return (toi_spheres){f[0], f[1], f[2], f[3], f[4], f[5], f[6]};

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 
-
 t_impl t_impls[8];
 int t_nimpls;
 

@@ -1002,7 +1002,7 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     }
 
     /* apart at t = 0 beyond doubt (the scalar's clear): those lanes skip the t = 0 pair, and
-       a block of them only does not compute it */
+       a vector whose valid lanes are all clear does not compute it */
     vf g = vadd(r, vmul(vset(TOI_BOX_MARGIN), vmul(size, s)));
     vf ng = vneg(g);
     vm clear = mand(T.face_ok, mor(mand(vgt(s0, g), vgt(s1, g)), mand(vlt(s0, ng), vlt(s1, ng))));
