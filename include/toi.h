@@ -209,7 +209,9 @@ TOI_API size_t toi_mesh_bytes(const toi_mesh *m);  /* all the memory it holds; N
    returns for the same triangles (the arrays given to build, as refitted) - every output,
    flag and backend; index = the triangle's index in those arrays. cost (may be NULL) gains
    the bounding-volume tests (nv) and triangle tests (np) of the batch; the counts are the
-   same on every backend. The mesh may be queried from any number of threads at once. */
+   same on every backend. The mesh may be queried from any number of threads at once; a
+   query takes up to about 24 KB of the calling thread's stack (the traversal stacks of the
+   walks it runs at once). */
 TOI_API ptrdiff_t toi_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
                                          unsigned flags, const toi_hits *out, toi_cost *cost);
 
@@ -274,7 +276,7 @@ TOI_API ptrdiff_t toi_sweep_capsules_triangle_set(size_t n, const toi_capsules *
 /* each of n capsules against the mesh (toi_mesh_build): bit for bit what
    toi_sweep_capsules_triangle_set returns for the same triangles (the arrays given to build, as
    refitted) - every output, flag and backend; index = the triangle's index in those arrays;
-   cost as for toi_sweep_spheres_mesh. p0 = p1: toi_sweep_spheres_mesh bit for bit. */
+   cost and stack use as for toi_sweep_spheres_mesh. p0 = p1: toi_sweep_spheres_mesh bit for bit. */
 TOI_API ptrdiff_t toi_sweep_capsules_mesh(size_t n, const toi_capsules *c, const toi_mesh *m,
                                           unsigned flags, const toi_hits *out, toi_cost *cost);
 

@@ -1354,41 +1354,64 @@ static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint3
 #endif
 }
 
-/* Each capsule down the mesh (simd/mesh_walk.h) with its stretched path (mesh.h,
-   toi_mesh_ray_capsule) and this kernel in the leaves: the set query's winner, bit for bit,
-   and the scalar's visit. */
+/* The batch's part every capsule shares. */
+typedef struct capsule_mesh_q {
+    const toi_capsules *C;
+    const toi_mesh *m;
+    const toi_hits *out;
+    vm all_overlaps, cull_on;
+    int full;
+} capsule_mesh_q;
+
+/* Capsule i's stretched path (mesh.h, toi_mesh_ray_capsule) and leaf context; 0 when it
+   walks no mesh (toi_mesh_capsule_ok). */
+static inline int capsule_mesh_begin(const void *qc, size_t i, toi_mesh_ray *q, void *ctx)
+{
+    const capsule_mesh_q *Q = qc;
+    const toi_capsules *C = Q->C;
+    const float p0[3] = {C->x0[i], C->y0[i], C->z0[i]};
+    const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]};
+    const float v[3] = {C->vx[i], C->vy[i], C->vz[i]}, r = C->r[i];
+    const float e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+    *(capsule_leaf_ctx *)ctx = (capsule_leaf_ctx){{{vset(p0[0]), vset(p0[1]), vset(p0[2])},
+                                                   {vset(p1[0]), vset(p1[1]), vset(p1[2])},
+                                                   {vset(v[0]), vset(v[1]), vset(v[2])},
+                                                   vset(r)},
+                                                  Q->all_overlaps,
+                                                  Q->cull_on,
+                                                  {v[0], v[1], v[2]},
+                                                  {e[0], e[1], e[2]}};
+    if (!toi_mesh_capsule_ok(p0, p1, v, r))
+        return 0;
+    *q = toi_mesh_ray_capsule(p0, e, v, r);
+    return 1;
+}
+
+/* Capsule i's outputs from its winner b. */
+static inline size_t capsule_mesh_end(const void *qc, size_t i, const void *ctx,
+                                      const toi_mesh_best *b)
+{
+    const capsule_mesh_q *Q = qc;
+    const capsule_leaf_ctx *c = ctx;
+    float Tw[9] = {0};
+    if (b->win != UINT32_MAX)
+        for (int k = 0; k < 9; k++)
+            Tw[k] = mesh_best_row(Q->m, b, k);
+    return capsule_store_winner(&c->Cp, Tw, b->win, b->t, Q->all_overlaps, Q->cull_on, Q->out,
+                                i, Q->full);
+}
+
+/* Each capsule down the mesh (simd/mesh_walk.h) with its stretched path and this kernel in
+   the leaves: the set query's winner, bit for bit, and the scalar's visit. */
 size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_mesh *m,
                                    unsigned flags, const toi_hits *out, toi_cost *cost)
 {
-    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
-    const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
-    const int full = toi_wants_full(out);
+    const capsule_mesh_q Q = {C, m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
+                              mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out)};
+    capsule_leaf_ctx ctx[TOI_MESH_INFLIGHT];
     uint64_t nv = 0, np = 0;
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++) {
-        const float p0[3] = {C->x0[i], C->y0[i], C->z0[i]};
-        const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]};
-        const float v[3] = {C->vx[i], C->vy[i], C->vz[i]}, r = C->r[i];
-        const capsule_leaf_ctx c = {{{vset(p0[0]), vset(p0[1]), vset(p0[2])},
-                                     {vset(p1[0]), vset(p1[1]), vset(p1[2])},
-                                     {vset(v[0]), vset(v[1]), vset(v[2])},
-                                     vset(r)},
-                                    all_overlaps,
-                                    cull_on,
-                                    {v[0], v[1], v[2]},
-                                    {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}};
-        toi_mesh_best b = {INFINITY, UINT32_MAX, 0, 0, 0};
-        float Tw[9] = {0};
-        if (toi_mesh_capsule_ok(p0, p1, v, r)) {
-            const float e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-            const toi_mesh_ray q = toi_mesh_ray_capsule(p0, e, v, r);
-            mesh_walk(&q, 1, m, capsule_leaf, &c, &b, &nv, &np);
-        }
-        if (b.win != UINT32_MAX)
-            for (int k = 0; k < 9; k++)
-                Tw[k] = mesh_best_row(m, &b, k);
-        hits += capsule_store_winner(&c.Cp, Tw, b.win, b.t, all_overlaps, cull_on, out, i, full);
-    }
+    size_t hits = mesh_walk_batch(n, m, 1, &Q, ctx, sizeof ctx[0], capsule_mesh_begin,
+                                  capsule_leaf, capsule_mesh_end, &nv, &np);
     if (cost) {
         cost->nv += nv;
         cost->np += np;

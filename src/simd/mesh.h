@@ -37,38 +37,56 @@ static void sphere_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32
     }
 }
 
-TOI_VINLINE size_t mesh_one(const toi_spheres *S, size_t i, const toi_mesh *m,
-                            vm all_overlaps, vm cull_on, const toi_hits *out, int full,
-                            uint64_t *nv, uint64_t *np)
+/* The batch's part every query shares. */
+typedef struct sphere_mesh_q {
+    const toi_spheres *S;
+    const toi_mesh *m;
+    const toi_hits *out;
+    vm all_overlaps, cull_on;
+    int full;
+} sphere_mesh_q;
+
+/* Sphere i's path and leaf context; 0 when it walks no mesh (mesh.h, toi_mesh_sphere_ok). */
+static inline int sphere_mesh_begin(const void *qc, size_t i, toi_mesh_ray *q, void *ctx)
 {
+    const sphere_mesh_q *Q = qc;
+    const toi_spheres *S = Q->S;
     const float sx = S->x[i], sy = S->y[i], sz = S->z[i];
     const float svx = S->vx[i], svy = S->vy[i], svz = S->vz[i], sr = S->r[i];
-    const sphere_leaf_ctx c = {{vset(sx), vset(sy), vset(sz)},
-                               {vset(svx), vset(svy), vset(svz)},
-                               vset(sr), all_overlaps, cull_on, svx, svy, svz};
-    toi_mesh_best b = {INFINITY, UINT32_MAX, 0, 0, 0};
+    *(sphere_leaf_ctx *)ctx = (sphere_leaf_ctx){{vset(sx), vset(sy), vset(sz)},
+                                                {vset(svx), vset(svy), vset(svz)},
+                                                vset(sr), Q->all_overlaps, Q->cull_on,
+                                                svx, svy, svz};
+    if (!toi_mesh_sphere_ok(sx, sy, sz, svx, svy, svz, sr))
+        return 0;
+    *q = toi_mesh_ray_make(sx, sy, sz, svx, svy, svz, sr);
+    return 1;
+}
+
+/* Sphere i's outputs from its winner b. */
+static inline size_t sphere_mesh_end(const void *qc, size_t i, const void *ctx,
+                                     const toi_mesh_best *b)
+{
+    const sphere_mesh_q *Q = qc;
+    const sphere_leaf_ctx *c = ctx;
+    const toi_mesh *m = Q->m;
     float Tw[9] = {0};
-    if (toi_mesh_sphere_ok(sx, sy, sz, svx, svy, svz, sr)) {
-        const toi_mesh_ray q = toi_mesh_ray_make(sx, sy, sz, svx, svy, svz, sr);
-        mesh_walk(&q, 0, m, sphere_leaf, &c, &b, nv, np);
-    }
-    if (b.win != UINT32_MAX)
+    if (b->win != UINT32_MAX)
         for (int k = 0; k < 9; k++)
-            Tw[k] = mesh_best_row(m, &b, k);
-    return tri_store_winner(c.p0, c.vin, c.rin, Tw, b.win, b.t, all_overlaps, cull_on, out, i,
-                            full);
+            Tw[k] = mesh_best_row(m, b, k);
+    return tri_store_winner(c->p0, c->vin, c->rin, Tw, b->win, b->t, Q->all_overlaps,
+                            Q->cull_on, Q->out, i, Q->full);
 }
 
 size_t TOI_FN(sweep_spheres_mesh)(size_t n, const toi_spheres *S, const toi_mesh *m,
                                   unsigned flags, const toi_hits *out, toi_cost *cost)
 {
-    const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
-    const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
-    const int full = toi_wants_full(out);
+    const sphere_mesh_q Q = {S, m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
+                             mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out)};
+    sphere_leaf_ctx ctx[TOI_MESH_INFLIGHT];
     uint64_t nv = 0, np = 0;
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++)
-        hits += mesh_one(S, i, m, all_overlaps, cull_on, out, full, &nv, &np);
+    size_t hits = mesh_walk_batch(n, m, 0, &Q, ctx, sizeof ctx[0], sphere_mesh_begin,
+                                  sphere_leaf, sphere_mesh_end, &nv, &np);
     if (cost) {
         cost->nv += nv;
         cost->np += np;

@@ -53,42 +53,114 @@ TOI_VINLINE unsigned node_test(const toi_mesh_node *nd, int k0, const vm negm[3]
 typedef void (*mesh_leaf_fn)(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
                              toi_mesh_best *b);
 
-/* The scalar's walk (src/scalar/mesh.c, toi_scalar_mesh_walk) for the query whose path is q,
-   with a capsule's stretch when `capsule`: b starts as a miss and ends as the winner. */
-TOI_VINLINE void mesh_walk(const toi_mesh_ray *q, int capsule, const toi_mesh *m,
-                           mesh_leaf_fn leaf, const void *ctx, toi_mesh_best *b, uint64_t *nv,
-                           uint64_t *np)
-{
-    const vm negm[3] = {mconst(q->negx), mconst(q->negy), mconst(q->negz)};
-    const vf P[3] = {vset(q->px), vset(q->py), vset(q->pz)};
-    const vf I[3] = {vset(q->ix), vset(q->iy), vset(q->iz)};
-    const vf ext[6] = {vset(q->elo[0]), vset(q->elo[1]), vset(q->elo[2]),
-                       vset(q->ehi[0]), vset(q->ehi[1]), vset(q->ehi[2])};
-    const vf base = vset(q->base), rin = vset(q->r);
+/* Walks in flight at once (mesh_walk_batch). Each holds a stack of TOI_MESH_STACK entries
+   (about 4.5 KB) on the caller's stack. */
+#define TOI_MESH_INFLIGHT 4
+
+/* One query's walk: its path, the entry it visits next, its pending children and its best
+   hit so far. */
+typedef struct mesh_walker {
+    toi_mesh_ray q;
+    toi_mesh_entry cur;
+    toi_mesh_best b;
+    size_t sp, i;
     toi_mesh_entry stack[TOI_MESH_STACK];
-    float t_in[16]; /* room for a whole vector's store at lane k0 (VW <= 16) */
-    toi_mesh_entry cur = {0, TOI_MESH_INNER, 0.0f};
-    size_t sp = 0;
-    for (;;) {
-        if (cur.count == TOI_MESH_INNER) {
-            const toi_mesh_node *nd = &m->nodes[cur.ref];
-            toi_mesh_prefetch_children(m, nd);
-            const vf tb = vset(b->t < 1.0f ? b->t : 1.0f);
-            unsigned hit = 0;
-            TOI_UNROLL
-            for (int k0 = 0; k0 < TOI_MESH_W; k0 += VW)
-                hit |= node_test(nd, k0, negm, P, I, capsule ? ext : NULL, base, rin, tb, t_in)
-                       << k0;
-            *nv += nd->nchild;
-            if (toi_mesh_descend(stack, &sp, nd, hit & ((1u << TOI_MESH_W) - 1), t_in, &cur))
-                continue;
-        } else {
-            *np += cur.count;
-            leaf(ctx, m, cur.ref, cur.count, b);
-        }
-        if (!toi_mesh_pop(stack, &sp, b->t, &cur))
-            break;
+} mesh_walker;
+
+/* One step of the scalar's walk (src/scalar/mesh.c, toi_scalar_mesh_walk) for w, whose path
+   has a capsule's stretch when `capsule`: a node's test and the child it goes on with, or a
+   leaf's triangles offered to w->b, then the next pending child. Returns 0 when the walk is
+   over: w->b is the winner. */
+TOI_VINLINE int mesh_walk_step(mesh_walker *w, int capsule, const toi_mesh *m,
+                               mesh_leaf_fn leaf, const void *ctx, uint64_t *nv, uint64_t *np)
+{
+    if (w->cur.count == TOI_MESH_INNER) {
+        const toi_mesh_ray *q = &w->q;
+        const vm negm[3] = {mconst(q->negx), mconst(q->negy), mconst(q->negz)};
+        const vf P[3] = {vset(q->px), vset(q->py), vset(q->pz)};
+        const vf I[3] = {vset(q->ix), vset(q->iy), vset(q->iz)};
+        const vf ext[6] = {vset(q->elo[0]), vset(q->elo[1]), vset(q->elo[2]),
+                           vset(q->ehi[0]), vset(q->ehi[1]), vset(q->ehi[2])};
+        const vf base = vset(q->base), rin = vset(q->r);
+        float t_in[16]; /* room for a whole vector's store at lane k0 (VW <= 16) */
+        const toi_mesh_node *nd = &m->nodes[w->cur.ref];
+        toi_mesh_prefetch_children(m, nd);
+        const vf tb = vset(w->b.t < 1.0f ? w->b.t : 1.0f);
+        unsigned hit = 0;
+        TOI_UNROLL
+        for (int k0 = 0; k0 < TOI_MESH_W; k0 += VW)
+            hit |= node_test(nd, k0, negm, P, I, capsule ? ext : NULL, base, rin, tb, t_in)
+                   << k0;
+        *nv += nd->nchild;
+        if (toi_mesh_descend(w->stack, &w->sp, nd, hit & ((1u << TOI_MESH_W) - 1), t_in,
+                             &w->cur))
+            return 1;
+    } else {
+        *np += w->cur.count;
+        leaf(ctx, m, w->cur.ref, w->cur.count, &w->b);
     }
+    return toi_mesh_pop(w->stack, &w->sp, w->b.t, &w->cur);
+}
+
+/* A query's start (its path in *q and its leaf context in *ctx; 0: it walks no mesh, a
+   miss) and its end (its outputs stored from its winner b; returns 1 for a hit). */
+typedef int (*mesh_begin_fn)(const void *qc, size_t i, toi_mesh_ray *q, void *ctx);
+typedef size_t (*mesh_end_fn)(const void *qc, size_t i, const void *ctx,
+                              const toi_mesh_best *b);
+
+/* Slot k's walk takes the next query that walks (the others end as misses at once);
+   returns 0 when no query is left. */
+TOI_VINLINE int mesh_walk_take(mesh_walker *w, void *ctx, size_t n, size_t *next,
+                               const void *qc, mesh_begin_fn begin, mesh_end_fn end,
+                               size_t *hits)
+{
+    const toi_mesh_best miss = {INFINITY, UINT32_MAX, 0, 0, 0};
+    while (*next < n) {
+        size_t i = (*next)++;
+        if (begin(qc, i, &w->q, ctx)) {
+            w->cur = (toi_mesh_entry){0, TOI_MESH_INNER, 0.0f};
+            w->b = miss;
+            w->sp = 0, w->i = i;
+            return 1;
+        }
+        *hits += end(qc, i, ctx, &miss);
+    }
+    return 0;
+}
+
+/* Queries [0, n) down the mesh, TOI_MESH_INFLIGHT walks at a time taking steps in turn, so
+   the children a step fetches (toi_mesh_prefetch_children) arrive while the other walks
+   step: their memory latencies overlap instead of adding up. Each walk is the scalar's,
+   step for step, and owns its state (slot k's leaf context is ctxs + k ctx_size), so its
+   winner and its cost do not depend on the others; each query's outputs are its own.
+   Returns the hits. */
+TOI_VINLINE size_t mesh_walk_batch(size_t n, const toi_mesh *m, int capsule, const void *qc,
+                                   void *ctxs, size_t ctx_size, mesh_begin_fn begin,
+                                   mesh_leaf_fn leaf, mesh_end_fn end, uint64_t *nv,
+                                   uint64_t *np)
+{
+    mesh_walker w[TOI_MESH_INFLIGHT];
+    int on[TOI_MESH_INFLIGHT];
+    size_t next = 0, hits = 0;
+    int live = 0;
+    for (int k = 0; k < TOI_MESH_INFLIGHT; k++) {
+        on[k] = mesh_walk_take(&w[k], (char *)ctxs + k * ctx_size, n, &next, qc, begin, end,
+                               &hits);
+        live += on[k];
+    }
+    while (live) {
+        for (int k = 0; k < TOI_MESH_INFLIGHT; k++) {
+            if (!on[k])
+                continue;
+            void *ctx = (char *)ctxs + k * ctx_size;
+            if (mesh_walk_step(&w[k], capsule, m, leaf, ctx, nv, np))
+                continue;
+            hits += end(qc, w[k].i, ctx, &w[k].b);
+            on[k] = mesh_walk_take(&w[k], ctx, n, &next, qc, begin, end, &hits);
+            live -= !on[k];
+        }
+    }
+    return hits;
 }
 
 /* Triangles [j, j + VW) of the leaf (ref, cnt), row by row (the leaf block is padded, so whole
