@@ -1393,10 +1393,8 @@ static inline size_t capsule_mesh_end(const void *qc, size_t i, const void *ctx,
 {
     const capsule_mesh_q *Q = qc;
     const capsule_leaf_ctx *c = ctx;
-    float Tw[9] = {0};
-    if (b->win != UINT32_MAX)
-        for (int k = 0; k < 9; k++)
-            Tw[k] = mesh_best_row(Q->m, b, k);
+    float Tw[9];
+    mesh_best_tri(Q->m, b, Tw);
     return capsule_store_winner(&c->Cp, Tw, b->win, b->t, Q->all_overlaps, Q->cull_on, Q->out,
                                 i, Q->full);
 }
@@ -1409,12 +1407,6 @@ size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_me
     const capsule_mesh_q Q = {C, m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
                               mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out)};
     capsule_leaf_ctx ctx[TOI_MESH_INFLIGHT];
-    uint64_t nv = 0, np = 0;
-    size_t hits = mesh_walk_batch(n, m, 1, &Q, ctx, sizeof ctx[0], capsule_mesh_begin,
-                                  capsule_leaf, capsule_mesh_end, &nv, &np);
-    if (cost) {
-        cost->nv += nv;
-        cost->np += np;
-    }
-    return vdone(hits);
+    return vdone(mesh_walk_batch(n, m, 1, &Q, ctx, sizeof ctx[0], capsule_mesh_begin,
+                                 capsule_leaf, capsule_mesh_end, cost));
 }

@@ -69,11 +69,8 @@ static inline size_t sphere_mesh_end(const void *qc, size_t i, const void *ctx,
 {
     const sphere_mesh_q *Q = qc;
     const sphere_leaf_ctx *c = ctx;
-    const toi_mesh *m = Q->m;
-    float Tw[9] = {0};
-    if (b->win != UINT32_MAX)
-        for (int k = 0; k < 9; k++)
-            Tw[k] = mesh_best_row(m, b, k);
+    float Tw[9];
+    mesh_best_tri(Q->m, b, Tw);
     return tri_store_winner(c->p0, c->vin, c->rin, Tw, b->win, b->t, Q->all_overlaps,
                             Q->cull_on, Q->out, i, Q->full);
 }
@@ -84,12 +81,6 @@ size_t TOI_FN(sweep_spheres_mesh)(size_t n, const toi_spheres *S, const toi_mesh
     const sphere_mesh_q Q = {S, m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
                              mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out)};
     sphere_leaf_ctx ctx[TOI_MESH_INFLIGHT];
-    uint64_t nv = 0, np = 0;
-    size_t hits = mesh_walk_batch(n, m, 0, &Q, ctx, sizeof ctx[0], sphere_mesh_begin,
-                                  sphere_leaf, sphere_mesh_end, &nv, &np);
-    if (cost) {
-        cost->nv += nv;
-        cost->np += np;
-    }
-    return vdone(hits);
+    return vdone(mesh_walk_batch(n, m, 0, &Q, ctx, sizeof ctx[0], sphere_mesh_begin,
+                                 sphere_leaf, sphere_mesh_end, cost));
 }

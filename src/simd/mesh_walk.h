@@ -133,15 +133,15 @@ TOI_VINLINE int mesh_walk_take(mesh_walker *w, void *ctx, size_t n, size_t *next
    step: their memory latencies overlap instead of adding up. Each walk is the scalar's,
    step for step, and owns its state (slot k's leaf context is ctxs + k ctx_size), so its
    winner and its cost do not depend on the others; each query's outputs are its own.
-   Returns the hits. */
+   Returns the hits; cost (may be NULL) gains the batch's nv and np. */
 TOI_VINLINE size_t mesh_walk_batch(size_t n, const toi_mesh *m, int capsule, const void *qc,
                                    void *ctxs, size_t ctx_size, mesh_begin_fn begin,
-                                   mesh_leaf_fn leaf, mesh_end_fn end, uint64_t *nv,
-                                   uint64_t *np)
+                                   mesh_leaf_fn leaf, mesh_end_fn end, toi_cost *cost)
 {
     mesh_walker w[TOI_MESH_INFLIGHT];
     int on[TOI_MESH_INFLIGHT];
     size_t next = 0, hits = 0;
+    uint64_t nv = 0, np = 0;
     int live = 0;
     for (int k = 0; k < TOI_MESH_INFLIGHT; k++) {
         on[k] = mesh_walk_take(&w[k], (char *)ctxs + k * ctx_size, n, &next, qc, begin, end,
@@ -153,12 +153,16 @@ TOI_VINLINE size_t mesh_walk_batch(size_t n, const toi_mesh *m, int capsule, con
             if (!on[k])
                 continue;
             void *ctx = (char *)ctxs + k * ctx_size;
-            if (mesh_walk_step(&w[k], capsule, m, leaf, ctx, nv, np))
+            if (mesh_walk_step(&w[k], capsule, m, leaf, ctx, &nv, &np))
                 continue;
             hits += end(qc, w[k].i, ctx, &w[k].b);
             on[k] = mesh_walk_take(&w[k], ctx, n, &next, qc, begin, end, &hits);
             live -= !on[k];
         }
+    }
+    if (cost) {
+        cost->nv += nv;
+        cost->np += np;
     }
     return hits;
 }
@@ -189,10 +193,11 @@ TOI_VINLINE void mesh_leaf_offer(const toi_mesh *m, uint32_t ref, uint32_t cnt, 
     }
 }
 
-/* Row c (0..8) of the winner's triangle. */
-TOI_VINLINE float mesh_best_row(const toi_mesh *m, const toi_mesh_best *b, int c)
+/* The winner's triangle (its nine coordinates; zeros without a winner). */
+TOI_VINLINE void mesh_best_tri(const toi_mesh *m, const toi_mesh_best *b, float Tw[9])
 {
-    return toi_mesh_row(m, b->ref, b->cnt, c)[b->j];
+    for (int c = 0; c < 9; c++)
+        Tw[c] = b->win != UINT32_MAX ? toi_mesh_row(m, b->ref, b->cnt, c)[b->j] : 0.0f;
 }
 
 #endif /* TOI_SIMD_MESH_WALK_H */
