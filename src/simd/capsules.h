@@ -1354,21 +1354,12 @@ static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint3
 #endif
 }
 
-/* The batch's part every capsule shares. */
-typedef struct capsule_mesh_q {
-    const toi_capsules *C;
-    const toi_mesh *m;
-    const toi_hits *out;
-    vm all_overlaps, cull_on;
-    int full;
-} capsule_mesh_q;
-
 /* Capsule i's stretched path (mesh.h, toi_mesh_ray_capsule) and leaf context; 0 when it
    walks no mesh (toi_mesh_capsule_ok). */
-static inline int capsule_mesh_begin(const void *qc, size_t i, toi_mesh_ray *q, void *ctx)
+static inline int capsule_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray *q,
+                                     void *ctx)
 {
-    const capsule_mesh_q *Q = qc;
-    const toi_capsules *C = Q->C;
+    const toi_capsules *C = Q->in;
     const float p0[3] = {C->x0[i], C->y0[i], C->z0[i]};
     const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]};
     const float v[3] = {C->vx[i], C->vy[i], C->vz[i]}, r = C->r[i];
@@ -1388,10 +1379,9 @@ static inline int capsule_mesh_begin(const void *qc, size_t i, toi_mesh_ray *q, 
 }
 
 /* Capsule i's outputs from its winner b. */
-static inline size_t capsule_mesh_end(const void *qc, size_t i, const void *ctx,
+static inline size_t capsule_mesh_end(const mesh_batch *Q, size_t i, const void *ctx,
                                       const toi_mesh_best *b)
 {
-    const capsule_mesh_q *Q = qc;
     const capsule_leaf_ctx *c = ctx;
     float Tw[9];
     mesh_best_tri(Q->m, b, Tw);
@@ -1404,9 +1394,8 @@ static inline size_t capsule_mesh_end(const void *qc, size_t i, const void *ctx,
 size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_mesh *m,
                                    unsigned flags, const toi_hits *out, toi_cost *cost)
 {
-    const capsule_mesh_q Q = {C, m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
-                              mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out)};
+    const mesh_batch Q = mesh_batch_make(C, m, flags, out);
     capsule_leaf_ctx ctx[TOI_MESH_INFLIGHT];
-    return vdone(mesh_walk_batch(n, m, 1, &Q, ctx, sizeof ctx[0], capsule_mesh_begin,
+    return vdone(mesh_walk_batch(n, &Q, 1, ctx, sizeof ctx[0], capsule_mesh_begin,
                                  capsule_leaf, capsule_mesh_end, cost));
 }

@@ -37,20 +37,10 @@ static void sphere_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32
     }
 }
 
-/* The batch's part every query shares. */
-typedef struct sphere_mesh_q {
-    const toi_spheres *S;
-    const toi_mesh *m;
-    const toi_hits *out;
-    vm all_overlaps, cull_on;
-    int full;
-} sphere_mesh_q;
-
 /* Sphere i's path and leaf context; 0 when it walks no mesh (mesh.h, toi_mesh_sphere_ok). */
-static inline int sphere_mesh_begin(const void *qc, size_t i, toi_mesh_ray *q, void *ctx)
+static inline int sphere_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray *q, void *ctx)
 {
-    const sphere_mesh_q *Q = qc;
-    const toi_spheres *S = Q->S;
+    const toi_spheres *S = Q->in;
     const float sx = S->x[i], sy = S->y[i], sz = S->z[i];
     const float svx = S->vx[i], svy = S->vy[i], svz = S->vz[i], sr = S->r[i];
     *(sphere_leaf_ctx *)ctx = (sphere_leaf_ctx){{vset(sx), vset(sy), vset(sz)},
@@ -64,10 +54,9 @@ static inline int sphere_mesh_begin(const void *qc, size_t i, toi_mesh_ray *q, v
 }
 
 /* Sphere i's outputs from its winner b. */
-static inline size_t sphere_mesh_end(const void *qc, size_t i, const void *ctx,
+static inline size_t sphere_mesh_end(const mesh_batch *Q, size_t i, const void *ctx,
                                      const toi_mesh_best *b)
 {
-    const sphere_mesh_q *Q = qc;
     const sphere_leaf_ctx *c = ctx;
     float Tw[9];
     mesh_best_tri(Q->m, b, Tw);
@@ -78,9 +67,8 @@ static inline size_t sphere_mesh_end(const void *qc, size_t i, const void *ctx,
 size_t TOI_FN(sweep_spheres_mesh)(size_t n, const toi_spheres *S, const toi_mesh *m,
                                   unsigned flags, const toi_hits *out, toi_cost *cost)
 {
-    const sphere_mesh_q Q = {S, m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
-                             mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out)};
+    const mesh_batch Q = mesh_batch_make(S, m, flags, out);
     sphere_leaf_ctx ctx[TOI_MESH_INFLIGHT];
-    return vdone(mesh_walk_batch(n, m, 0, &Q, ctx, sizeof ctx[0], sphere_mesh_begin,
-                                 sphere_leaf, sphere_mesh_end, cost));
+    return vdone(mesh_walk_batch(n, &Q, 0, ctx, sizeof ctx[0], sphere_mesh_begin, sphere_leaf,
+                                 sphere_mesh_end, cost));
 }

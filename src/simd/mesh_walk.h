@@ -102,28 +102,45 @@ TOI_VINLINE int mesh_walk_step(mesh_walker *w, int capsule, const toi_mesh *m,
     return toi_mesh_pop(w->stack, &w->sp, w->b.t, &w->cur);
 }
 
+/* What every query of a mesh batch shares: its inputs (toi_spheres or toi_capsules), the
+   mesh, the outputs and the flags. */
+typedef struct mesh_batch {
+    const void *in;
+    const toi_mesh *m;
+    const toi_hits *out;
+    vm all_overlaps, cull_on;
+    int full;
+} mesh_batch;
+
+TOI_VINLINE mesh_batch mesh_batch_make(const void *in, const toi_mesh *m, unsigned flags,
+                                       const toi_hits *out)
+{
+    return (mesh_batch){in, m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
+                        mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out)};
+}
+
 /* A query's start (its path in *q and its leaf context in *ctx; 0: it walks no mesh, a
    miss) and its end (its outputs stored from its winner b; returns 1 for a hit). */
-typedef int (*mesh_begin_fn)(const void *qc, size_t i, toi_mesh_ray *q, void *ctx);
-typedef size_t (*mesh_end_fn)(const void *qc, size_t i, const void *ctx,
+typedef int (*mesh_begin_fn)(const mesh_batch *Q, size_t i, toi_mesh_ray *q, void *ctx);
+typedef size_t (*mesh_end_fn)(const mesh_batch *Q, size_t i, const void *ctx,
                               const toi_mesh_best *b);
 
 /* Slot k's walk takes the next query that walks (the others end as misses at once);
    returns 0 when no query is left. */
 TOI_VINLINE int mesh_walk_take(mesh_walker *w, void *ctx, size_t n, size_t *next,
-                               const void *qc, mesh_begin_fn begin, mesh_end_fn end,
+                               const mesh_batch *Q, mesh_begin_fn begin, mesh_end_fn end,
                                size_t *hits)
 {
     const toi_mesh_best miss = {INFINITY, UINT32_MAX, 0, 0, 0};
     while (*next < n) {
         size_t i = (*next)++;
-        if (begin(qc, i, &w->q, ctx)) {
+        if (begin(Q, i, &w->q, ctx)) {
             w->cur = (toi_mesh_entry){0, TOI_MESH_INNER, 0.0f};
             w->b = miss;
             w->sp = 0, w->i = i;
             return 1;
         }
-        *hits += end(qc, i, ctx, &miss);
+        *hits += end(Q, i, ctx, &miss);
     }
     return 0;
 }
@@ -134,17 +151,18 @@ TOI_VINLINE int mesh_walk_take(mesh_walker *w, void *ctx, size_t n, size_t *next
    step for step, and owns its state (slot k's leaf context is ctxs + k ctx_size), so its
    winner and its cost do not depend on the others; each query's outputs are its own.
    Returns the hits; cost (may be NULL) gains the batch's nv and np. */
-TOI_VINLINE size_t mesh_walk_batch(size_t n, const toi_mesh *m, int capsule, const void *qc,
-                                   void *ctxs, size_t ctx_size, mesh_begin_fn begin,
-                                   mesh_leaf_fn leaf, mesh_end_fn end, toi_cost *cost)
+TOI_VINLINE size_t mesh_walk_batch(size_t n, const mesh_batch *Q, int capsule, void *ctxs,
+                                   size_t ctx_size, mesh_begin_fn begin, mesh_leaf_fn leaf,
+                                   mesh_end_fn end, toi_cost *cost)
 {
+    const toi_mesh *m = Q->m;
     mesh_walker w[TOI_MESH_INFLIGHT];
     int on[TOI_MESH_INFLIGHT];
     size_t next = 0, hits = 0;
     uint64_t nv = 0, np = 0;
     int live = 0;
     for (int k = 0; k < TOI_MESH_INFLIGHT; k++) {
-        on[k] = mesh_walk_take(&w[k], (char *)ctxs + k * ctx_size, n, &next, qc, begin, end,
+        on[k] = mesh_walk_take(&w[k], (char *)ctxs + k * ctx_size, n, &next, Q, begin, end,
                                &hits);
         live += on[k];
     }
@@ -155,8 +173,8 @@ TOI_VINLINE size_t mesh_walk_batch(size_t n, const toi_mesh *m, int capsule, con
             void *ctx = (char *)ctxs + k * ctx_size;
             if (mesh_walk_step(&w[k], capsule, m, leaf, ctx, &nv, &np))
                 continue;
-            hits += end(qc, w[k].i, ctx, &w[k].b);
-            on[k] = mesh_walk_take(&w[k], ctx, n, &next, qc, begin, end, &hits);
+            hits += end(Q, w[k].i, ctx, &w[k].b);
+            on[k] = mesh_walk_take(&w[k], ctx, n, &next, Q, begin, end, &hits);
             live -= !on[k];
         }
     }
