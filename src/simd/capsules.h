@@ -1157,22 +1157,20 @@ TOI_VINLINE vm capsule_live(const vcap *Cp, const float v[3], const float e[3], 
     return live;
 }
 
-/* A set's or mesh's winner win (triangle Tw, hit at bt; UINT32_MAX: none) stored as query
-   i: recomputed alone for the outputs beyond t, the same lane operations, so the same t. */
-TOI_VINLINE size_t capsule_store_winner(const vcap *Cp, const float Tw[9], uint32_t win,
-                                        float bt, vm all_overlaps, vm cull_on,
-                                        const toi_hits *out, size_t i, int full)
+/* The capsule queries' queue (capsules in; tri_sweep.h) recomputed and stored. */
+static inline void capsule_win_flush(win_queue *w, const void *in, vm all_overlaps,
+                                     vm cull_on, const toi_hits *out, int full)
 {
+    const toi_capsules *C = in;
+    if (!w->n)
+        return;
+    vf Tv[9];
+    win_queue_load(w, Tv);
+    const vcap Cp = vcap_gather(C, w->q, VW);
     vres r;
     vf feat = vset((float)TOI_FEATURE_NONE);
-    int computed = win != UINT32_MAX && (full || out->feature);
-    if (computed) {
-        vf Tv[9];
-        for (int k = 0; k < 9; k++)
-            Tv[k] = vset(Tw[k]);
-        ct_sweep_call(Cp, Tv, mconst(1), all_overlaps, cull_on, full ? 2 : 1, &r, &feat);
-    }
-    return set_store(out, i, win, bt, computed, &r, feat, full);
+    ct_sweep_call(&Cp, Tv, mconst(1), all_overlaps, cull_on, full ? 2 : 1, &r, &feat);
+    win_queue_store(w, out, &r, feat, full);
 }
 
 /* The set scan's packed vector: triangles idx[0 .. cnt) (increasing) that capsule_live kept
@@ -1210,11 +1208,11 @@ static __attribute__((noinline)) void capsule_set_packed(const vcap *Cp, const f
    triangles come in increasing index), then the lowest index among the lanes' earliest. The
    scan stops once a hit at t = 0 is held: every triangle left, queued or not, has a higher
    index. No triangle that can hit by the best time is dropped, and each lane's t is its own
-   query's, so the winner is the scalar's. The winner is then recomputed alone for the
-   outputs beyond t: the same lane operations, so the same t. */
+   query's, so the winner is the scalar's. The winner is then queued to be recomputed with
+   others (wq) for the outputs beyond t: the same lane operations, so the same t. */
 TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris,
                                    const toi_triangles *T, vm all_overlaps, vm cull_on,
-                                   const toi_hits *out, int full)
+                                   const toi_hits *out, int full, win_queue *wq)
 {
     const float *const ts[9] = TOI_TRI_FIELDS(T);
     const vcap Cp = {{vset(C->x0[i]), vset(C->y0[i]), vset(C->z0[i])},
@@ -1262,7 +1260,9 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
     if (win != UINT32_MAX)
         for (int k = 0; k < 9; k++)
             Tw[k] = ts[k][win];
-    return capsule_store_winner(&Cp, Tw, win, bt, all_overlaps, cull_on, out, i, full);
+    if (win_queue_add(wq, out, i, win, bt, Tw, full))
+        capsule_win_flush(wq, C, all_overlaps, cull_on, out, full);
+    return win != UINT32_MAX;
 }
 
 size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size_t ntris,
@@ -1273,8 +1273,10 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
     const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
     const int full = toi_wants_full(out);
     size_t hits = 0;
+    win_queue wq = {.n = 0};
     for (size_t i = 0; i < n; i++)
-        hits += capsule_set_one(C, i, ntris, T, all_overlaps, cull_on, out, full);
+        hits += capsule_set_one(C, i, ntris, T, all_overlaps, cull_on, out, full, &wq);
+    capsule_win_flush(&wq, C, all_overlaps, cull_on, out, full);
     return vdone(hits);
 }
 
@@ -1378,24 +1380,14 @@ static inline int capsule_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray
     return 1;
 }
 
-/* Capsule i's outputs from its winner b. */
-static inline size_t capsule_mesh_end(const mesh_batch *Q, size_t i, const void *ctx,
-                                      const toi_mesh_best *b)
-{
-    const capsule_leaf_ctx *c = ctx;
-    float Tw[9];
-    mesh_best_tri(Q->m, b, Tw);
-    return capsule_store_winner(&c->Cp, Tw, b->win, b->t, Q->all_overlaps, Q->cull_on, Q->out,
-                                i, Q->full);
-}
-
 /* Each capsule down the mesh (simd/mesh_walk.h) with its stretched path and this kernel in
    the leaves: the set query's winner, bit for bit, and the scalar's visit. */
 size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_mesh *m,
                                    unsigned flags, const toi_hits *out, toi_cost *cost)
 {
-    const mesh_batch Q = mesh_batch_make(C, m, flags, out);
+    win_queue wq;
+    const mesh_batch Q = mesh_batch_make(C, m, flags, out, &wq, capsule_win_flush);
     capsule_leaf_ctx ctx[TOI_MESH_INFLIGHT];
     return vdone(mesh_walk_batch(n, &Q, 1, ctx, sizeof ctx[0], capsule_mesh_begin,
-                                 capsule_leaf, capsule_mesh_end, cost));
+                                 capsule_leaf, cost));
 }

@@ -53,22 +53,12 @@ static inline int sphere_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray 
     return 1;
 }
 
-/* Sphere i's outputs from its winner b. */
-static inline size_t sphere_mesh_end(const mesh_batch *Q, size_t i, const void *ctx,
-                                     const toi_mesh_best *b)
-{
-    const sphere_leaf_ctx *c = ctx;
-    float Tw[9];
-    mesh_best_tri(Q->m, b, Tw);
-    return tri_store_winner(c->p0, c->vin, c->rin, Tw, b->win, b->t, Q->all_overlaps,
-                            Q->cull_on, Q->out, i, Q->full);
-}
-
 size_t TOI_FN(sweep_spheres_mesh)(size_t n, const toi_spheres *S, const toi_mesh *m,
                                   unsigned flags, const toi_hits *out, toi_cost *cost)
 {
-    const mesh_batch Q = mesh_batch_make(S, m, flags, out);
+    win_queue wq;
+    const mesh_batch Q = mesh_batch_make(S, m, flags, out, &wq, sphere_win_flush);
     sphere_leaf_ctx ctx[TOI_MESH_INFLIGHT];
     return vdone(mesh_walk_batch(n, &Q, 0, ctx, sizeof ctx[0], sphere_mesh_begin, sphere_leaf,
-                                 sphere_mesh_end, cost));
+                                 cost));
 }

@@ -103,33 +103,47 @@ TOI_VINLINE int mesh_walk_step(mesh_walker *w, int capsule, const toi_mesh *m,
 }
 
 /* What every query of a mesh batch shares: its inputs (toi_spheres or toi_capsules), the
-   mesh, the outputs and the flags. */
+   mesh, the outputs, the flags, and the queue of winners to recompute (tri_sweep.h) with
+   the query's recompute (flush). */
 typedef struct mesh_batch {
     const void *in;
     const toi_mesh *m;
     const toi_hits *out;
     vm all_overlaps, cull_on;
     int full;
+    win_queue *wq;
+    win_flush_fn flush;
 } mesh_batch;
 
 TOI_VINLINE mesh_batch mesh_batch_make(const void *in, const toi_mesh *m, unsigned flags,
-                                       const toi_hits *out)
+                                       const toi_hits *out, win_queue *wq, win_flush_fn flush)
 {
-    return (mesh_batch){in, m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
-                        mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out)};
+    wq->n = 0;
+    return (mesh_batch){in,  m, out, mconst((flags & TOI_ALL_OVERLAPS) != 0),
+                        mconst((flags & TOI_CULL_BACKFACES) != 0), toi_wants_full(out),
+                        wq,  flush};
 }
 
-/* A query's start (its path in *q and its leaf context in *ctx; 0: it walks no mesh, a
-   miss) and its end (its outputs stored from its winner b; returns 1 for a hit). */
+/* A query's start: its path in *q and its leaf context in *ctx; 0: it walks no mesh, a
+   miss. */
 typedef int (*mesh_begin_fn)(const mesh_batch *Q, size_t i, toi_mesh_ray *q, void *ctx);
-typedef size_t (*mesh_end_fn)(const mesh_batch *Q, size_t i, const void *ctx,
-                              const toi_mesh_best *b);
+
+/* Query i's end: its outputs from its winner b, queued to be recomputed with others (by
+   Q->flush once the queue is full); returns 1 for a hit. */
+TOI_VINLINE size_t mesh_walk_end(const mesh_batch *Q, size_t i, const toi_mesh_best *b)
+{
+    float Tw[9];
+    for (int c = 0; c < 9; c++)
+        Tw[c] = b->win != UINT32_MAX ? toi_mesh_row(Q->m, b->ref, b->cnt, c)[b->j] : 0.0f;
+    if (win_queue_add(Q->wq, Q->out, i, b->win, b->t, Tw, Q->full))
+        Q->flush(Q->wq, Q->in, Q->all_overlaps, Q->cull_on, Q->out, Q->full);
+    return b->win != UINT32_MAX;
+}
 
 /* Slot k's walk takes the next query that walks (the others end as misses at once);
    returns 0 when no query is left. */
 TOI_VINLINE int mesh_walk_take(mesh_walker *w, void *ctx, size_t n, size_t *next,
-                               const mesh_batch *Q, mesh_begin_fn begin, mesh_end_fn end,
-                               size_t *hits)
+                               const mesh_batch *Q, mesh_begin_fn begin, size_t *hits)
 {
     const toi_mesh_best miss = {INFINITY, UINT32_MAX, 0, 0, 0};
     while (*next < n) {
@@ -140,7 +154,7 @@ TOI_VINLINE int mesh_walk_take(mesh_walker *w, void *ctx, size_t n, size_t *next
             w->sp = 0, w->i = i;
             return 1;
         }
-        *hits += end(Q, i, ctx, &miss);
+        *hits += mesh_walk_end(Q, i, &miss);
     }
     return 0;
 }
@@ -149,11 +163,12 @@ TOI_VINLINE int mesh_walk_take(mesh_walker *w, void *ctx, size_t n, size_t *next
    the children a step fetches (toi_mesh_prefetch_children) arrive while the other walks
    step: their memory latencies overlap instead of adding up. Each walk is the scalar's,
    step for step, and owns its state (slot k's leaf context is ctxs + k ctx_size), so its
-   winner and its cost do not depend on the others; each query's outputs are its own.
-   Returns the hits; cost (may be NULL) gains the batch's nv and np. */
+   winner and its cost do not depend on the others; each query's outputs are its own
+   (those beyond t recomputed VW queries at a time, mesh_walk_end, the queue's last entries
+   once the walks are done). Returns the hits; cost (may be NULL) gains the batch's nv and np. */
 TOI_VINLINE size_t mesh_walk_batch(size_t n, const mesh_batch *Q, int capsule, void *ctxs,
                                    size_t ctx_size, mesh_begin_fn begin, mesh_leaf_fn leaf,
-                                   mesh_end_fn end, toi_cost *cost)
+                                   toi_cost *cost)
 {
     const toi_mesh *m = Q->m;
     mesh_walker w[TOI_MESH_INFLIGHT];
@@ -162,8 +177,7 @@ TOI_VINLINE size_t mesh_walk_batch(size_t n, const mesh_batch *Q, int capsule, v
     uint64_t nv = 0, np = 0;
     int live = 0;
     for (int k = 0; k < TOI_MESH_INFLIGHT; k++) {
-        on[k] = mesh_walk_take(&w[k], (char *)ctxs + k * ctx_size, n, &next, Q, begin, end,
-                               &hits);
+        on[k] = mesh_walk_take(&w[k], (char *)ctxs + k * ctx_size, n, &next, Q, begin, &hits);
         live += on[k];
     }
     while (live) {
@@ -173,11 +187,12 @@ TOI_VINLINE size_t mesh_walk_batch(size_t n, const mesh_batch *Q, int capsule, v
             void *ctx = (char *)ctxs + k * ctx_size;
             if (mesh_walk_step(&w[k], capsule, m, leaf, ctx, &nv, &np))
                 continue;
-            hits += end(Q, w[k].i, ctx, &w[k].b);
-            on[k] = mesh_walk_take(&w[k], ctx, n, &next, Q, begin, end, &hits);
+            hits += mesh_walk_end(Q, w[k].i, &w[k].b);
+            on[k] = mesh_walk_take(&w[k], ctx, n, &next, Q, begin, &hits);
             live -= !on[k];
         }
     }
+    Q->flush(Q->wq, Q->in, Q->all_overlaps, Q->cull_on, Q->out, Q->full);
     if (cost) {
         cost->nv += nv;
         cost->np += np;
@@ -209,13 +224,6 @@ TOI_VINLINE void mesh_leaf_offer(const toi_mesh *m, uint32_t ref, uint32_t cnt, 
         uint32_t k = (uint32_t)__builtin_ctz(bits);
         toi_mesh_offer(m, ref, cnt, j + k, tt[k], b);
     }
-}
-
-/* The winner's triangle (its nine coordinates; zeros without a winner). */
-TOI_VINLINE void mesh_best_tri(const toi_mesh *m, const toi_mesh_best *b, float Tw[9])
-{
-    for (int c = 0; c < 9; c++)
-        Tw[c] = b->win != UINT32_MAX ? toi_mesh_row(m, b->ref, b->cnt, c)[b->j] : 0.0f;
 }
 
 #endif /* TOI_SIMD_MESH_WALK_H */

@@ -521,65 +521,112 @@ TOI_VINLINE uint32_t set_lanes_winner(vf lane_best, const uint32_t lane_idx[VW],
     return *bt == INFINITY ? UINT32_MAX : win;
 }
 
-/* Query i's set result: lane 0 of the winner's recomputed outputs r and feature (when
-   `computed`), else t = bt alone; a miss when win is UINT32_MAX. Returns whether it hit. */
-TOI_VINLINE size_t set_store(const toi_hits *out, size_t i, uint32_t win, float bt, int computed,
-                             const vres *r, vf feat, int full)
+/* Finished set and mesh queries whose winners are recomputed for the outputs beyond t VW
+   at a time: entry k is query q[k], its winner win[k] and that triangle's coordinates
+   tri[.][k]. A winner recomputed alone took a whole vector's latency for one lane (on the
+   mesh bench, all outputs cost a third more than t alone); VW of them share one. Each lane
+   is its own query's operations, so the outputs are the ones a lone recompute gave, t
+   included. (Output arrays never overlap inputs, toi.h: storing a query's outputs a few
+   queries later reads nothing they change.) */
+typedef struct win_queue {
+    uint32_t q[VW], win[VW];
+    float tri[9][VW];
+    size_t n;
+} win_queue;
+
+/* A query's recompute of a queue: its inputs in (toi_spheres, toi_capsules), the flags,
+   the outputs. */
+typedef void (*win_flush_fn)(win_queue *w, const void *in, vm all_overlaps, vm cull_on,
+                             const toi_hits *out, int full);
+
+/* Query i's outputs from its winner win (time bt; UINT32_MAX: none): stored now when it
+   missed or only t is wanted (t = bt), else queued; returns 1 when the queue is full then
+   (the caller recomputes it, win_queue_load and win_queue_store). */
+TOI_VINLINE int win_queue_add(win_queue *w, const toi_hits *out, size_t i, uint32_t win,
+                              float bt, const float Tw[9], int full)
 {
-    float res[T_SET_NOUT];
-    float feat_f = (float)TOI_FEATURE_NONE;
-    TOI_UNROLL
-    for (int k = 0; k < T_SET_NOUT; k++)
-        res[k] = k == 0 ? TOI_NO_HIT : 0.0f;
-    if (win != UINT32_MAX && computed) {
-        float tmp[VW];
-        const vf *src[T_SET_NOUT] = {&r->t, &r->nx, &r->ny, &r->nz, &r->px, &r->py, &r->pz,
-                                     &r->depth};
-        for (int k = 0; k < (full ? T_SET_NOUT : 1); k++) {
-            vstore(tmp, *src[k]);
-            res[k] = tmp[0];
-        }
-        vstore(tmp, feat);
-        feat_f = tmp[0];
-    } else if (win != UINT32_MAX) {
-        res[0] = bt;
+    if (win != UINT32_MAX && (full || out->feature)) {
+        const size_t n = w->n++;
+        w->q[n] = (uint32_t)i;
+        w->win[n] = win;
+        for (int k = 0; k < 9; k++)
+            w->tri[k][n] = Tw[k];
+        return w->n == VW;
     }
-    out->t[i] = res[0];
+    out->t[i] = win != UINT32_MAX ? bt : TOI_NO_HIT;
     if (full) {
         float *const dst[7] = {out->nx, out->ny, out->nz, out->px, out->py, out->pz, out->depth};
         for (int k = 0; k < 7; k++)
             if (dst[k])
-                dst[k][i] = res[1 + k];
+                dst[k][i] = 0.0f;
     }
     if (out->feature)
-        out->feature[i] = (uint8_t)feat_f;
+        out->feature[i] = TOI_FEATURE_NONE;
     if (out->index)
         out->index[i] = win;
-    return win != UINT32_MAX;
+    return 0;
 }
 
-/* Sphere i's result in a set or mesh query (sphere p0, vin, rin broadcast): the winning
-   triangle (its coordinates Tw, its index win, its time bt) recomputed alone for the
-   outputs beyond t - the same lane operations, so the same t - or a miss when win is
-   UINT32_MAX. Returns whether it hit. */
-TOI_VINLINE size_t tri_store_winner(const v3 p0, const v3 vin, vf rin, const float Tw[9],
-                                    uint32_t win, float bt, vm all_overlaps, vm cull_on,
-                                    const toi_hits *out, size_t i, int full)
+/* The queue's triangles, and its query indices for gathering their inputs, with the unused
+   lanes copies of entry 0 (so every lane computes a real query: no lane reads beyond the
+   queue, and the whole vector runs as a lone recompute's did). */
+TOI_VINLINE void win_queue_load(win_queue *w, vf Tv[9])
 {
+    for (size_t k = w->n; k < VW; k++) {
+        w->q[k] = w->q[0];
+        for (int c = 0; c < 9; c++)
+            w->tri[c][k] = w->tri[c][0];
+    }
+    for (int c = 0; c < 9; c++)
+        Tv[c] = vload(w->tri[c]);
+}
+
+/* The queue's recomputed outputs r and feature stored at their queries; the queue empties. */
+TOI_VINLINE void win_queue_store(win_queue *w, const toi_hits *out, const vres *r, vf feat,
+                                 int full)
+{
+    float res[T_SET_NOUT][VW], ft[VW];
+    const vf *src[T_SET_NOUT] = {&r->t, &r->nx, &r->ny, &r->nz, &r->px, &r->py, &r->pz,
+                                 &r->depth};
+    for (int c = 0; c < (full ? T_SET_NOUT : 1); c++)
+        vstore(res[c], *src[c]);
+    vstore(ft, feat);
+    float *const dst[T_SET_NOUT] = {out->t,  out->nx, out->ny, out->nz,
+                                    out->px, out->py, out->pz, out->depth};
+    for (size_t k = 0; k < w->n; k++) {
+        const size_t i = w->q[k];
+        out->t[i] = res[0][k];
+        if (full)
+            for (int c = 1; c < T_SET_NOUT; c++)
+                if (dst[c])
+                    dst[c][i] = res[c][k];
+        if (out->feature)
+            out->feature[i] = (uint8_t)ft[k];
+        if (out->index)
+            out->index[i] = w->win[k];
+    }
+    w->n = 0;
+}
+
+/* The sphere queries' queue (spheres in) recomputed and stored. */
+static inline void sphere_win_flush(win_queue *w, const void *in, vm all_overlaps, vm cull_on,
+                                    const toi_hits *out, int full)
+{
+    const toi_spheres *S = in;
+    if (!w->n)
+        return;
+    vf Tv[9];
+    win_queue_load(w, Tv);
+    const v3 p0 = {vgather(S->x, w->q), vgather(S->y, w->q), vgather(S->z, w->q)};
+    const v3 vin = {vgather(S->vx, w->q), vgather(S->vy, w->q), vgather(S->vz, w->q)};
+    const vf rin = vgather(S->r, w->q);
+    v3 Vr[3];
+    vf size = tri_relative(p0, vin, rin, Tv, Vr);
     vres r;
     vf feat = vset((float)TOI_FEATURE_NONE);
-    int computed = win != UINT32_MAX && (full || out->feature);
-    if (computed) {
-        vf Tv[9];
-        TOI_UNROLL
-        for (int k = 0; k < 9; k++)
-            Tv[k] = vset(Tw[k]);
-        v3 Vr[3];
-        vf size = tri_relative(p0, vin, rin, Tv, Vr);
-        tri_sweep_vec(p0, vin, rin, Tv, Vr, size, mconst(1), all_overlaps, cull_on,
-                      full ? 2 : 1, &r, &feat);
-    }
-    return set_store(out, i, win, bt, computed, &r, feat, full);
+    tri_sweep_vec(p0, vin, rin, Tv, Vr, size, mconst(1), all_overlaps, cull_on, full ? 2 : 1,
+                  &r, &feat);
+    win_queue_store(w, out, &r, feat, full);
 }
 
 #define TOI_TRI_FIELDS(T) \

@@ -130,10 +130,11 @@ static __attribute__((noinline)) void sphere_set_packed(const sphere_set_q *q,
    increasing index), then the lowest index among the lanes' earliest. The scan stops once a
    hit at t = 0 is held: every triangle left, queued or not, has a higher index. No triangle
    that can hit by the best time is dropped, and each lane's t is its own query's, so the
-   winner is the scalar's. The winner is then recomputed alone in full: the same lane
-   operations, so the same t. */
+   winner is the scalar's. The winner is then queued to be recomputed with others (wq) for
+   the outputs beyond t: the same lane operations, so the same t. */
 TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_triangles *T,
-                           vm all_overlaps, vm cull_on, const toi_hits *out, int full)
+                           vm all_overlaps, vm cull_on, const toi_hits *out, int full,
+                           win_queue *wq)
 {
     const float *const ts[9] = TOI_TRI_FIELDS(T);
     const float sx = S->x[i], sy = S->y[i], sz = S->z[i];
@@ -187,8 +188,9 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
     if (win != UINT32_MAX)
         for (int k = 0; k < 9; k++)
             Tw[k] = ts[k][win];
-    return tri_store_winner(q.p0, q.vin, q.rin, Tw, win, bt, all_overlaps, cull_on, out, i,
-                            full);
+    if (win_queue_add(wq, out, i, win, bt, Tw, full))
+        sphere_win_flush(wq, S, all_overlaps, cull_on, out, full);
+    return win != UINT32_MAX;
 }
 
 size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *S, size_t ntris,
@@ -199,7 +201,9 @@ size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *S, size_t
     const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
     const int full = toi_wants_full(out);
     size_t hits = 0;
+    win_queue wq = {.n = 0};
     for (size_t i = 0; i < n; i++)
-        hits += set_one(S, i, ntris, T, all_overlaps, cull_on, out, full);
+        hits += set_one(S, i, ntris, T, all_overlaps, cull_on, out, full, &wq);
+    sphere_win_flush(&wq, S, all_overlaps, cull_on, out, full);
     return vdone(hits);
 }
