@@ -210,8 +210,8 @@ TOI_API size_t toi_mesh_bytes(const toi_mesh *m);  /* all the memory it holds; N
    flag and backend; index = the triangle's index in those arrays. cost (may be NULL) gains
    the bounding-volume tests (nv) and triangle tests (np) of the batch; the counts are the
    same on every backend. The mesh may be queried from any number of threads at once; a
-   query takes up to about 24 KB of the calling thread's stack (the traversal stacks of the
-   walks it runs at once). */
+   query takes up to about 32 KB of the calling thread's stack (the traversal stacks of the
+   walks it runs at once and the kernels it calls; docs/meshes.md). */
 TOI_API ptrdiff_t toi_sweep_spheres_mesh(size_t n, const toi_spheres *s, const toi_mesh *m,
                                          unsigned flags, const toi_hits *out, toi_cost *cost);
 

@@ -1,3 +1,4 @@
-/* avx2/capsules.c - capsule sweeps (against spheres and a plane) for the avx2 backend */
+/* avx2/capsules.c - capsule sweeps (against spheres, a plane, capsules, triangles, triangle sets
+   and meshes) for the avx2 backend: simd/capsules.h over this backend's vector layer */
 #include "vec.h"
 #include "../simd/capsules.h"

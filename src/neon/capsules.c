@@ -1,3 +1,4 @@
-/* neon/capsules.c - capsule sweeps (against spheres and a plane) for the neon backend */
+/* neon/capsules.c - capsule sweeps (against spheres, a plane, capsules, triangles, triangle sets
+   and meshes) for the neon backend: simd/capsules.h over this backend's vector layer */
 #include "vec.h"
 #include "../simd/capsules.h"

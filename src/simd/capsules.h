@@ -1280,6 +1280,7 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
     return vdone(hits);
 }
 
+#if !defined(TOI_CAPSULE_MESH_ELSEWHERE) /* (avx512: the avx2 kernel, avx512/capsules.c) */
 typedef struct capsule_leaf_ctx {
     vcap Cp;
     vm all_overlaps, cull_on;
@@ -1391,3 +1392,4 @@ size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_me
     return vdone(mesh_walk_batch(n, &Q, 1, ctx, sizeof ctx[0], capsule_mesh_begin,
                                  capsule_leaf, cost));
 }
+#endif /* TOI_CAPSULE_MESH_ELSEWHERE */

@@ -1,3 +1,4 @@
-/* sse/capsules.c - capsule sweeps (against spheres and a plane) for the sse backend */
+/* sse/capsules.c - capsule sweeps (against spheres, a plane, capsules, triangles, triangle sets
+   and meshes) for the sse backend: simd/capsules.h over this backend's vector layer */
 #include "vec.h"
 #include "../simd/capsules.h"
