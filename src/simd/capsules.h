@@ -1176,6 +1176,14 @@ size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *C,
     return vdone(hits);
 }
 
+/* A capsule set or mesh query: the capsule broadcast, the flags, and its displacement and
+   segment p1 - p0 in world units. */
+typedef struct capsule_q {
+    vcap Cp;
+    vm all_overlaps, cull_on;
+    float v[3], e[3];
+} capsule_q;
+
 /* The lanes of lane_ok whose triangle (Tv) the capsule Cp (displacement v and segment
    e = p1 - p0 in world units, as floats) could hit at a time <= tb: the sphere set's box and
    plane tests (tri_box_live, tri_plane_live) with the path stretched by the segment and the
@@ -1214,92 +1222,54 @@ static inline void capsule_win_flush(win_queue *w, const void *in, vm all_overla
    by the best time then (tq: the loosest of those times), tested again when the best time is
    now earlier; each lane keeps its first strictly earlier t with its index (set_best_keep).
    Out of line: the scan's loop stays small, and the kernel has one copy. */
-static __attribute__((noinline)) void capsule_set_packed(const vcap *Cp, const float v[3],
-                                                         const float e[3],
+static __attribute__((noinline)) void capsule_set_packed(const void *qv,
                                                          const float *const ts[9],
                                                          const uint32_t *idx, size_t cnt,
-                                                         float tq, vm all_overlaps,
-                                                         vm cull_on, set_best *sb)
+                                                         float tq, set_best *sb)
 {
+    const capsule_q *q = qv;
+    const vcap *Cp = &q->Cp;
     uint32_t g[VW];
     vf Tv[9];
     tri_set_gather(ts, idx, cnt, g, Tv);
     vm live = vlt(lane_ids(), vset((float)cnt));
     float tb = sb->best < 1.0f ? sb->best : 1.0f;
     if (tb < tq) {
-        live = capsule_live(Cp, v, e, Tv, tb, live);
+        live = capsule_live(Cp, q->v, q->e, Tv, tb, live);
         if (!mbits(live))
             return;
     }
     vres r;
     vf feat;
-    vm hit = ct_sweep_vec(Cp, Tv, live, all_overlaps, cull_on, 0, &r, &feat);
+    vm hit = ct_sweep_vec(Cp, Tv, live, q->all_overlaps, q->cull_on, 0, &r, &feat);
     set_best_keep(sb, hit, r.t, g);
 }
 
-/* Capsule i against the whole set (the scalar's set scan): VW triangles at a time against the
-   capsule broadcast, the ones capsule_live cannot reject by the best time so far queued in
-   increasing index, and the kernel run on VW queued triangles at a time (on the bench's set
-   about one triangle in nine is kept: whole vectors of them, not one or two live lanes a
-   vector). Each lane keeps its first strictly earlier t, so the lowest index on ties (its
-   triangles come in increasing index), then the lowest index among the lanes' earliest. The
-   scan stops once a hit at t = 0 is held: every triangle left, queued or not, has a higher
-   index. No triangle that can hit by the best time is dropped, and each lane's t is its own
-   query's, so the winner is the scalar's. The winner is then queued to be recomputed with
-   others (wq) for the outputs beyond t: the same lane operations, so the same t. */
+/* The set scan's live test (set_live_fn; q a capsule_q). */
+TOI_VINLINE vm capsule_scan_live(const void *qv, const vf Tv[9], float tb, vm lane_ok)
+{
+    const capsule_q *q = qv;
+    return capsule_live(&q->Cp, q->v, q->e, Tv, tb, lane_ok);
+}
+
+/* Capsule i against the whole set (set_scan: its live test is capsule_live; on the bench's
+   set about one triangle in nine is kept), its winner queued (set_end). */
 TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris,
                                    const toi_triangles *T, vm all_overlaps, vm cull_on,
                                    const toi_hits *out, int full, win_queue *wq)
 {
     const float *const ts[9] = TOI_TRI_FIELDS(T);
-    const vcap Cp = {{vset(C->x0[i]), vset(C->y0[i]), vset(C->z0[i])},
-                     {vset(C->x1[i]), vset(C->y1[i]), vset(C->z1[i])},
-                     {vset(C->vx[i]), vset(C->vy[i]), vset(C->vz[i])},
-                     vset(C->r[i])};
-    const float v[3] = {C->vx[i], C->vy[i], C->vz[i]};
-    const float e[3] = {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]};
+    const capsule_q q = {{{vset(C->x0[i]), vset(C->y0[i]), vset(C->z0[i])},
+                          {vset(C->x1[i]), vset(C->y1[i]), vset(C->z1[i])},
+                          {vset(C->vx[i]), vset(C->vy[i]), vset(C->vz[i])},
+                          vset(C->r[i])},
+                         all_overlaps,
+                         cull_on,
+                         {C->vx[i], C->vy[i], C->vz[i]},
+                         {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]}};
     set_best sb;
-    set_best_init(&sb);
-    /* the queue (fewer than VW left after each packed vector, VW more a scan) and each
-       entry's time of test, the earliest entries' the loosest */
-    uint32_t queue[2 * VW];
-    float qtb[2 * VW];
-    size_t nq = 0, j = 0;
-    while (j < ntris && sb.best != 0.0f) {
-        /* the scan until a vector is queued, by one best time (the tests' terms in it are
-           then computed once) */
-        const float tb = sb.best < 1.0f ? sb.best : 1.0f;
-        for (; j < ntris && nq < VW; j += VW) {
-            size_t cnt = ntris - j < VW ? ntris - j : VW;
-            vf Tv[9];
-            tri_set_load(ts, j, cnt, Tv);
-            vm lane_ok = vlt(lane_ids(), vset((float)cnt));
-            for (unsigned bits = mbits(capsule_live(&Cp, v, e, Tv, tb, lane_ok)); bits;
-                 bits &= bits - 1) {
-                qtb[nq] = tb;
-                queue[nq++] = (uint32_t)(j + (size_t)__builtin_ctz(bits));
-            }
-        }
-        if (nq < VW)
-            break;
-        capsule_set_packed(&Cp, v, e, ts, queue, VW, qtb[0], all_overlaps, cull_on, &sb);
-        nq -= VW;
-        for (size_t k = 0; k < nq; k++) {
-            queue[k] = queue[VW + k];
-            qtb[k] = qtb[VW + k];
-        }
-    }
-    if (nq && sb.best != 0.0f)
-        capsule_set_packed(&Cp, v, e, ts, queue, nq, qtb[0], all_overlaps, cull_on, &sb);
-    float bt;
-    uint32_t win = set_lanes_winner(sb.lane_best, sb.lane_idx, &bt);
-    float Tw[9] = {0};
-    if (win != UINT32_MAX)
-        for (int k = 0; k < 9; k++)
-            Tw[k] = ts[k][win];
-    if (win_queue_add(wq, out, i, win, bt, Tw, full))
-        capsule_win_flush(wq, C, all_overlaps, cull_on, out, full);
-    return win != UINT32_MAX;
+    set_scan(&q, ts, ntris, capsule_scan_live, capsule_set_packed, &sb);
+    return set_end(&sb, ts, i, wq, capsule_win_flush, C, all_overlaps, cull_on, out, full);
 }
 
 size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size_t ntris,
@@ -1318,16 +1288,11 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
 }
 
 #if !defined(TOI_CAPSULE_MESH_ELSEWHERE) /* (avx512: the avx2 kernel, avx512/capsules.c) */
-typedef struct capsule_leaf_ctx {
-    vcap Cp;
-    vm all_overlaps, cull_on;
-    float v[3], e[3]; /* displacement and segment p1 - p0, world units */
-} capsule_leaf_ctx;
 
 #if VW < TOI_MESH_W
 /* A leaf's packed vector (capsule_leaf): its triangles q[0 .. n), kept by the best time tq,
    tested again when the best time is earlier now; their hits offered. */
-TOI_VINLINE void capsule_leaf_packed(const capsule_leaf_ctx *c, const toi_mesh *m, uint32_t ref,
+TOI_VINLINE void capsule_leaf_packed(const capsule_q *c, const toi_mesh *m, uint32_t ref,
                                      uint32_t cnt, const uint32_t *q, size_t n, float tq,
                                      toi_mesh_best *b)
 {
@@ -1367,7 +1332,7 @@ TOI_VINLINE void capsule_leaf_packed(const capsule_leaf_ctx *c, const toi_mesh *
 static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
                          toi_mesh_best *b)
 {
-    const capsule_leaf_ctx *c = ctx;
+    const capsule_q *c = ctx;
     const float tq = b->t < 1.0f ? b->t : 1.0f;
 #if VW >= TOI_MESH_W /* a leaf is one vector */
     vf Tv[9];
@@ -1404,7 +1369,7 @@ static inline int capsule_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray
     const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]};
     const float v[3] = {C->vx[i], C->vy[i], C->vz[i]}, r = C->r[i];
     const float e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-    *(capsule_leaf_ctx *)ctx = (capsule_leaf_ctx){{{vset(p0[0]), vset(p0[1]), vset(p0[2])},
+    *(capsule_q *)ctx = (capsule_q){{{vset(p0[0]), vset(p0[1]), vset(p0[2])},
                                                    {vset(p1[0]), vset(p1[1]), vset(p1[2])},
                                                    {vset(v[0]), vset(v[1]), vset(v[2])},
                                                    vset(r)},
@@ -1425,7 +1390,7 @@ size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_me
 {
     win_queue wq;
     const mesh_batch Q = mesh_batch_make(C, m, flags, out, &wq, capsule_win_flush);
-    capsule_leaf_ctx ctx[TOI_MESH_INFLIGHT];
+    capsule_q ctx[TOI_MESH_INFLIGHT];
     return vdone(mesh_walk_batch(n, &Q, 1, ctx, sizeof ctx[0], capsule_mesh_begin,
                                  capsule_leaf, cost));
 }

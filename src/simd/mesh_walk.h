@@ -135,9 +135,8 @@ TOI_VINLINE size_t mesh_walk_end(const mesh_batch *Q, size_t i, const toi_mesh_b
     float Tw[9];
     for (int c = 0; c < 9; c++)
         Tw[c] = b->win != UINT32_MAX ? toi_mesh_row(Q->m, b->ref, b->cnt, c)[b->j] : 0.0f;
-    if (win_queue_add(Q->wq, Q->out, i, b->win, b->t, Tw, Q->full))
-        Q->flush(Q->wq, Q->in, Q->all_overlaps, Q->cull_on, Q->out, Q->full);
-    return b->win != UINT32_MAX;
+    return win_queue_offer(Q->wq, Q->flush, Q->in, i, b->win, b->t, Tw, Q->all_overlaps,
+                           Q->cull_on, Q->out, Q->full);
 }
 
 /* Slot k's walk takes the next query that walks (the others end as misses at once);

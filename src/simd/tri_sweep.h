@@ -608,6 +608,87 @@ TOI_VINLINE void win_queue_store(win_queue *w, const toi_hits *out, const vres *
     w->n = 0;
 }
 
+/* Query i's winner offered to the queue (win_queue_add), and the queue recomputed by flush
+   (its queries' inputs in) when that fills it; returns 1 for a hit. */
+TOI_VINLINE size_t win_queue_offer(win_queue *w, win_flush_fn flush, const void *in, size_t i,
+                                   uint32_t win, float bt, const float Tw[9], vm all_overlaps,
+                                   vm cull_on, const toi_hits *out, int full)
+{
+    if (win_queue_add(w, out, i, win, bt, Tw, full))
+        flush(w, in, all_overlaps, cull_on, out, full);
+    return win != UINT32_MAX;
+}
+
+/* A set query's two steps (its query q, the caller's): which of VW triangles Tv (lanes
+   lane_ok) its cheap tests cannot reject by the best time tb (a rejected triangle cannot hit
+   by then), and its kernel on a packed vector of triangles idx[0 .. cnt) (increasing) kept by
+   the best time tq (the loosest of those times): tested again when the best time is now
+   earlier, each lane keeping its first strictly earlier t with its index (set_best_keep). */
+typedef vm (*set_live_fn)(const void *q, const vf Tv[9], float tb, vm lane_ok);
+typedef void (*set_packed_fn)(const void *q, const float *const ts[9], const uint32_t *idx,
+                              size_t cnt, float tq, set_best *sb);
+
+/* One query against every triangle of a set (the scalar's set scan), its lanes' earliest hits
+   in *sb: VW triangles at a time against the query broadcast, the ones live cannot reject by
+   the best time so far queued in increasing index, and the kernel (packed) run on VW queued
+   triangles at a time (whole vectors of them, not one or two live lanes a vector). Each lane
+   keeps its first strictly earlier t, so the lowest index on ties (its triangles come in
+   increasing index), then set_end takes the lowest index among the lanes' earliest. The scan
+   stops once a hit at t = 0 is held: every triangle left, queued or not, has a higher index.
+   No triangle that can hit by the best time is dropped, and each lane's t is its own query's,
+   so the winner is the scalar's. */
+TOI_VINLINE void set_scan(const void *q, const float *const ts[9], size_t ntris,
+                          set_live_fn live, set_packed_fn packed, set_best *sb)
+{
+    set_best_init(sb);
+    /* the queue (fewer than VW left after each packed vector, VW more a scan) and each
+       entry's time of test, the earliest entries' the loosest */
+    uint32_t queue[2 * VW];
+    float qtb[2 * VW];
+    size_t nq = 0, j = 0;
+    while (j < ntris && sb->best != 0.0f) {
+        /* the scan until a vector is queued, by one best time (the tests' terms in it are
+           then computed once) */
+        const float tb = sb->best < 1.0f ? sb->best : 1.0f;
+        for (; j < ntris && nq < VW; j += VW) {
+            size_t cnt = ntris - j < VW ? ntris - j : VW;
+            vf Tv[9];
+            tri_set_load(ts, j, cnt, Tv);
+            vm lane_ok = vlt(lane_ids(), vset((float)cnt));
+            for (unsigned bits = mbits(live(q, Tv, tb, lane_ok)); bits; bits &= bits - 1) {
+                qtb[nq] = tb;
+                queue[nq++] = (uint32_t)(j + (size_t)__builtin_ctz(bits));
+            }
+        }
+        if (nq < VW)
+            break;
+        packed(q, ts, queue, VW, qtb[0], sb);
+        nq -= VW;
+        for (size_t k = 0; k < nq; k++) {
+            queue[k] = queue[VW + k];
+            qtb[k] = qtb[VW + k];
+        }
+    }
+    if (nq && sb->best != 0.0f)
+        packed(q, ts, queue, nq, qtb[0], sb);
+}
+
+/* Set query i's end: its winner (the earliest of the lanes, the lowest index on ties) offered
+   to the queue wq, to be recomputed with others for the outputs beyond t (the same lane
+   operations, so the same t); returns 1 for a hit. */
+TOI_VINLINE size_t set_end(const set_best *sb, const float *const ts[9], size_t i,
+                           win_queue *wq, win_flush_fn flush, const void *in, vm all_overlaps,
+                           vm cull_on, const toi_hits *out, int full)
+{
+    float bt;
+    uint32_t win = set_lanes_winner(sb->lane_best, sb->lane_idx, &bt);
+    float Tw[9] = {0};
+    if (win != UINT32_MAX)
+        for (int k = 0; k < 9; k++)
+            Tw[k] = ts[k][win];
+    return win_queue_offer(wq, flush, in, i, win, bt, Tw, all_overlaps, cull_on, out, full);
+}
+
 /* The sphere queries' queue (spheres in) recomputed and stored. */
 static inline void sphere_win_flush(win_queue *w, const void *in, vm all_overlaps, vm cull_on,
                                     const toi_hits *out, int full)

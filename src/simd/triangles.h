@@ -94,15 +94,22 @@ TOI_VINLINE vm sphere_set_live(const sphere_set_q *q, const v3 Vr[3], vf size, f
     return tri_box_live(Vr, size, q->rin, tb, q->sv[0], q->sv[1], q->sv[2], NULL, lane_ok);
 }
 
-/* The set scan's packed vector: triangles idx[0 .. cnt) (increasing) that sphere_set_live kept
-   by the best time then (tq: the loosest of those times), tested again when the best time is
-   now earlier; each lane keeps its first strictly earlier t with its index (set_best_keep).
-   Out of line: the scan's loop stays small, and the kernel has one copy. */
-static __attribute__((noinline)) void sphere_set_packed(const sphere_set_q *q,
-                                                        const float *const ts[9],
+/* The set scan's live test (set_live_fn; q a sphere_set_q). */
+TOI_VINLINE vm sphere_scan_live(const void *qv, const vf Tv[9], float tb, vm lane_ok)
+{
+    const sphere_set_q *q = qv;
+    v3 Vr[3];
+    vf size = tri_relative(q->p0, q->vin, q->rin, Tv, Vr);
+    return sphere_set_live(q, Vr, size, tb, lane_ok);
+}
+
+/* The set scan's packed vector (set_packed_fn; q a sphere_set_q). Out of line: the scan's
+   loop stays small, and the kernel has one copy. */
+static __attribute__((noinline)) void sphere_set_packed(const void *qv, const float *const ts[9],
                                                         const uint32_t *idx, size_t cnt,
                                                         float tq, set_best *sb)
 {
+    const sphere_set_q *q = qv;
     uint32_t g[VW];
     vf Tv[9];
     tri_set_gather(ts, idx, cnt, g, Tv);
@@ -122,16 +129,8 @@ static __attribute__((noinline)) void sphere_set_packed(const sphere_set_q *q,
     set_best_keep(sb, hit, r.t, g);
 }
 
-/* One sphere against every triangle (the scalar's set scan): VW triangles at a time against
-   the sphere broadcast, the ones the box test (internal.h, TOI_BOX_MARGIN) cannot reject by
-   the best time so far queued in increasing index, and the kernel run on VW queued
-   triangles at a time (whole vectors of them, not one or two live lanes a vector). Each lane
-   keeps its first strictly earlier t, so the lowest index on ties (its triangles come in
-   increasing index), then the lowest index among the lanes' earliest. The scan stops once a
-   hit at t = 0 is held: every triangle left, queued or not, has a higher index. No triangle
-   that can hit by the best time is dropped, and each lane's t is its own query's, so the
-   winner is the scalar's. The winner is then queued to be recomputed with others (wq) for
-   the outputs beyond t: the same lane operations, so the same t. */
+/* One sphere against every triangle (set_scan: its live test is the box test, internal.h,
+   TOI_BOX_MARGIN), its winner queued (set_end). */
 TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const toi_triangles *T,
                            vm all_overlaps, vm cull_on, const toi_hits *out, int full,
                            win_queue *wq)
@@ -145,52 +144,9 @@ TOI_VINLINE size_t set_one(const toi_spheres *S, size_t i, size_t ntris, const t
                             {svx, svy, svz},
                             all_overlaps,
                             cull_on};
-
     set_best sb;
-    set_best_init(&sb);
-    /* the queue (fewer than VW left after each packed vector, VW more a scan) and each
-       entry's time of test, the earliest entries' the loosest */
-    uint32_t queue[2 * VW];
-    float qtb[2 * VW];
-    size_t nq = 0, j = 0;
-    while (j < ntris && sb.best != 0.0f) {
-        /* the scan until a vector is queued, by one best time */
-        const float tb = sb.best < 1.0f ? sb.best : 1.0f;
-        for (; j < ntris && nq < VW; j += VW) {
-            size_t cnt = ntris - j < VW ? ntris - j : VW;
-            vf Tv[9];
-            tri_set_load(ts, j, cnt, Tv);
-            v3 Vr[3];
-            vf size = tri_relative(q.p0, q.vin, q.rin, Tv, Vr);
-            vm lane_ok = vlt(lane_ids(), vset((float)cnt));
-            for (unsigned bits = mbits(sphere_set_live(&q, Vr, size, tb, lane_ok)); bits;
-                 bits &= bits - 1) {
-                qtb[nq] = tb;
-                queue[nq++] = (uint32_t)(j + (size_t)__builtin_ctz(bits));
-            }
-        }
-        if (nq < VW)
-            break;
-        sphere_set_packed(&q, ts, queue, VW, qtb[0], &sb);
-        nq -= VW;
-        for (size_t k = 0; k < nq; k++) {
-            queue[k] = queue[VW + k];
-            qtb[k] = qtb[VW + k];
-        }
-    }
-    if (nq && sb.best != 0.0f)
-        sphere_set_packed(&q, ts, queue, nq, qtb[0], &sb);
-
-    /* the earliest, lowest index on ties */
-    float bt;
-    uint32_t win = set_lanes_winner(sb.lane_best, sb.lane_idx, &bt);
-    float Tw[9] = {0};
-    if (win != UINT32_MAX)
-        for (int k = 0; k < 9; k++)
-            Tw[k] = ts[k][win];
-    if (win_queue_add(wq, out, i, win, bt, Tw, full))
-        sphere_win_flush(wq, S, all_overlaps, cull_on, out, full);
-    return win != UINT32_MAX;
+    set_scan(&q, ts, ntris, sphere_scan_live, sphere_set_packed, &sb);
+    return set_end(&sb, ts, i, wq, sphere_win_flush, S, all_overlaps, cull_on, out, full);
 }
 
 size_t TOI_FN(sweep_spheres_triangle_set)(size_t n, const toi_spheres *S, size_t ntris,
