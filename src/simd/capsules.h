@@ -593,7 +593,8 @@ TOI_VINLINE size_t cc_gathered(const toi_capsules *CA, const toi_capsules *CB,
                                const uint32_t *ia, const uint32_t *ib, vm all_overlaps,
                                const toi_hits *out, const uint32_t *idx, size_t cnt, int full)
 {
-    uint32_t xa[VW], xb[VW];
+    uint32_t xa[VW] = {0}, xb[VW] = {0}; /* (zeroed: GCC cannot see the gathers read only
+                                            the first cnt) */
     const uint32_t *pa = idx, *pb = idx;
     if (ia) {
         for (size_t k = 0; k < cnt; k++)
