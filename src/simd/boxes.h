@@ -773,6 +773,21 @@ TOI_VINLINE size_t boxes_linear(size_t n, const toi_boxes *A, const toi_boxes *B
     return hits;
 }
 
+/* The pair list's linear path: one copy for t alone and every output (its gathers, not the
+   arithmetic, are what its face pass waits on), out of line, as the contiguous pairs' path
+   is not (there the face pass is the hot loop: with a shared copy it ran 9 to 21 % slower). */
+static __attribute__((noinline)) size_t boxes_linear_list(size_t n, const toi_boxes *S,
+                                                          const uint32_t *ia,
+                                                          const uint32_t *ib, vm all_overlaps,
+                                                          const toi_hits *out, int full)
+{
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i += BOX_CHUNK)
+        hits += boxes_chunk_linear(S, S, ia, ib, all_overlaps, out, i,
+                                   n - i < BOX_CHUNK ? n - i : BOX_CHUNK, full, 0);
+    return hits;
+}
+
 size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *A, const toi_boxes *B, unsigned flags,
                            const toi_hits *out)
 {
@@ -799,7 +814,7 @@ size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
     const toi_boxes s = *S;
     const toi_hits o = *out;
     if (!s.wx)
-        return vdone(boxes_linear(n, &s, &s, ia, ib, all_overlaps, &o, full));
+        return vdone(boxes_linear_list(n, &s, ia, ib, all_overlaps, &o, full));
     size_t hits = 0;
     vspin_queue sq = {&s, &s, ia, ib, &o, all_overlaps, full, 0, {0}};
 #define BLOCK(i, cnt, f) boxes_block(&s, &s, ia, ib, all_overlaps, &o, i, cnt, f, &sq)
