@@ -131,6 +131,22 @@ ptrdiff_t toi_sweep_sphere_triangle_pairs_on(const toi_kernels *k, size_t npairs
     return (ptrdiff_t)k->sphere_triangle_pairs(npairs, is, it, s, tri, flags, out);
 }
 
+/* A triangle set: ntris = 0 is valid (every query misses), and then tri may be NULL; at most
+   UINT32_MAX - 1 triangles (index is a uint32_t: a larger set could not name its hit). */
+static int set_ok(size_t ntris, const toi_triangles *tri)
+{
+    return ntris < UINT32_MAX && (ntris == 0 || triangles_ok(tri));
+}
+
+/* The set's arrays for the kernels: an empty set may come without them, and the kernels then
+   see valid pointers they never read. */
+static const toi_triangles *set_arrays(size_t ntris, const toi_triangles *tri)
+{
+    static const float none[1];
+    static const toi_triangles empty = {none, none, none, none, none, none, none, none, none};
+    return ntris ? tri : &empty;
+}
+
 /* ntris = 0 is valid (every sphere misses); then tri may be NULL. */
 ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, const toi_spheres *s,
                                             size_t ntris, const toi_triangles *tri,
@@ -139,18 +155,10 @@ ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, cons
     ptrdiff_t pre = precheck(n, flags, out);
     if (pre <= 0)
         return pre;
-    if (!spheres_ok(s) || (ntris && !triangles_ok(tri)))
+    if (!spheres_ok(s) || !set_ok(ntris, tri))
         return TOI_EINVAL;
-    /* index is a uint32_t: a set beyond UINT32_MAX triangles could not name its hit */
-    if (ntris >= UINT32_MAX)
-        return TOI_EINVAL;
-    /* An empty set may come without arrays: kernels then see valid pointers they never read. */
-    static const float none[1];
-    static const toi_triangles empty = {none, none, none, none, none, none, none, none, none};
-    if (ntris == 0)
-        tri = &empty;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->spheres_triangle_set(n, s, ntris, tri, flags, out);
+    return (ptrdiff_t)k->spheres_triangle_set(n, s, ntris, set_arrays(ntris, tri), flags, out);
 }
 
 ptrdiff_t toi_sweep_spheres_mesh_on(const toi_kernels *k, size_t n, const toi_spheres *s,
@@ -238,7 +246,7 @@ ptrdiff_t toi_sweep_capsules_triangles_on(const toi_kernels *k, size_t n,
     return (ptrdiff_t)k->capsules_triangles(n, c, tri, flags, out);
 }
 
-/* As the sphere set: ntris = 0 is valid (then tri may be NULL), at most UINT32_MAX - 1. */
+/* As the sphere set (set_ok). */
 ptrdiff_t toi_sweep_capsules_triangle_set_on(const toi_kernels *k, size_t n,
                                              const toi_capsules *c, size_t ntris,
                                              const toi_triangles *tri, unsigned flags,
@@ -247,14 +255,11 @@ ptrdiff_t toi_sweep_capsules_triangle_set_on(const toi_kernels *k, size_t n,
     ptrdiff_t pre = precheck(n, flags, out);
     if (pre <= 0)
         return pre;
-    if (!capsules_ok(c) || (ntris && !triangles_ok(tri)) || ntris >= UINT32_MAX)
+    if (!capsules_ok(c) || !set_ok(ntris, tri))
         return TOI_EINVAL;
-    static const float none[1];
-    static const toi_triangles empty = {none, none, none, none, none, none, none, none, none};
-    if (ntris == 0)
-        tri = &empty;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->capsules_triangle_set(n, c, ntris, tri, flags, out);
+    return (ptrdiff_t)k->capsules_triangle_set(n, c, ntris, set_arrays(ntris, tri), flags,
+                                               out);
 }
 
 ptrdiff_t toi_sweep_capsules_mesh_on(const toi_kernels *k, size_t n, const toi_capsules *c,

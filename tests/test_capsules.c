@@ -2379,6 +2379,24 @@ static void case_tri_set_equivalence(const void *ctx)
         if (k >= 0 || r1 != r2)
             break;
     }
+    /* the API's edge cases, as the sphere set's: an empty set may come without arrays (every
+       capsule misses), and a set of UINT32_MAX triangles or more cannot name its hit
+       (TOI_EINVAL, nothing written; the arrays are not read) */
+    gen_set(&r, &b, MAXN, &tr, 4, 0);
+    t_hits_fill(&h1, 0x5A);
+    ptrdiff_t r0 = t_capsules_tri_set(im, MAXN, &b.c, 0, NULL, 0, &h1.h);
+    int misses = r0 == 0;
+    for (size_t i = 0; i < MAXN; i++)
+        misses &= h1.f[0][i] == TOI_NO_HIT && h1.index[i] == UINT32_MAX &&
+                  h1.feature[i] == TOI_FEATURE_NONE;
+    CHECK(misses, "empty set without arrays: %td hits, t[0] %g", r0, (double)h1.f[0][0]);
+    t_hits_fill(&h1, 0x5A);
+    t_hits_fill(&h2, 0x5A);
+    size_t at;
+    CHECK(t_capsules_tri_set(im, MAXN, &b.c, (size_t)UINT32_MAX, &tr.t, 0, &h1.h) ==
+                  TOI_EINVAL &&
+              t_hits_diff(&h1, &h2, MAXN, &at) < 0,
+          "a set of UINT32_MAX triangles: not TOI_EINVAL, or outputs written");
     cap_free(&b);
     t_spheres_free(&s);
     t_tri_free(&tr);

@@ -646,6 +646,8 @@ static void case_bad(const void *ctx)
     CHECK(t_tri_pairs(im, 4, good, good, 4, &s.s, 4, &t.t, 8, &h.h) == TOI_EINVAL,
           "pair list unknown flag");
     CHECK(t_tri_set(im, 4, &s.s, 4, NULL, 0, &h.h) == TOI_EINVAL, "set NULL triangles");
+    CHECK(t_tri_set(im, 4, &s.s, (size_t)UINT32_MAX, &t.t, 0, &h.h) == TOI_EINVAL,
+          "set of UINT32_MAX triangles (its index could not name the hit)");
     CHECK(t_tri_set(im, 4, &s.s, 4, &holed, 0, &h.h) == TOI_EINVAL, "set NULL tri.by");
     CHECK(t_tri_set(im, 4, &sholed, 4, &t.t, 0, &h.h) == TOI_EINVAL, "set NULL s.r");
     CHECK(t_tri_set(im, 4, &s.s, 4, &t.t, 16, &h.h) == TOI_EINVAL, "set unknown flag");
