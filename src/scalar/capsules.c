@@ -62,6 +62,22 @@ TOI_SCALAR_INLINE int apart_hit(float *t, int approach)
     return 1;
 }
 
+/* The one rule at t = 0, from the nearest vector d0 between the obstacle and the segment
+   (scaled units; v the relative motion, a = v.v, RR = R^2, size_s the scaled size):
+   1, touching and a hit at t = 0 (approaching, or any overlap with TOI_ALL_OVERLAPS); 0, a
+   miss (touching otherwise, or apart and receding); -1, apart and not receding: the pieces
+   decide (apart_hit, with *approach). */
+TOI_SCALAR_INLINE int start_rule(vec3 d0, vec3 v, float a, float RR, float size_s,
+                                 unsigned flags, int *approach)
+{
+    float b = dot3(d0, v);
+    *approach = b < 0.0f;
+    float c = dot3(d0, d0) - RR;
+    if (c <= 0.0f)
+        return *approach || (flags & TOI_ALL_OVERLAPS) ? 1 : 0;
+    return recedes(b, a, size_s) ? 0 : -1;
+}
+
 /* One end ball: the sphere query's first root with its validity (approaching, discriminant
    >= 0, t <= 1); +Inf when not entered. A start inside the ball (c <= 0, possible only by
    rounding when the whole segment is not in contact) gives t <= 0, which the caller clamps
@@ -137,22 +153,15 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
     float ee = dot3(e, e);
 
     vec3 d0 = nearest_on_segment(l0, l1, e, ee);
-    float b = dot3(d0, v);
-    int approach = b < 0.0f;
     float RR = R * R;
-    float c = dot3(d0, d0) - RR;
     float a = dot3(v, v);
-
-    float t;
-    int overlap = 0;
-    if (c <= 0.0f) {
-        if (!approach && !(flags & TOI_ALL_OVERLAPS))
-            return 0;
-        t = 0.0f;
-        overlap = 1;
-    } else {
-        if (recedes(b, a, size * s))
-            return 0;
+    int approach;
+    int start = start_rule(d0, v, a, RR, size * s, flags, &approach);
+    if (start == 0)
+        return 0;
+    int overlap = start > 0;
+    float t = 0.0f;
+    if (!overlap) {
         t = end_time(l0, v, a, RR);
         float t1 = end_time(l1, v, a, RR);
         t = t1 < t ? t1 : t;
@@ -537,22 +546,15 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
 
     float w;
     vec3 d0 = para_nearest(&P, v, 0.0f, &w);
-    float b = dot3(d0, v);
-    int approach = b < 0.0f;
     float RR = R * R;
-    float c = dot3(d0, d0) - RR;
     float a = dot3(v, v);
-
-    float t;
-    int overlap = 0;
-    if (c <= 0.0f) {
-        if (!approach && !(flags & TOI_ALL_OVERLAPS))
-            return 0;
-        t = 0.0f;
-        overlap = 1;
-    } else {
-        if (recedes(b, a, size * s))
-            return 0;
+    int approach;
+    int start = start_rule(d0, v, a, RR, size * s, flags, &approach);
+    if (start == 0)
+        return 0;
+    int overlap = start > 0;
+    float t = 0.0f;
+    if (!overlap) {
         vec3 nv = {-v.x, -v.y, -v.z};
         t = end_time(P.C[0], v, a, RR);
         for (int k = 1; k < 4; k++) {
