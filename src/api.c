@@ -147,7 +147,7 @@ static const toi_triangles *set_arrays(size_t ntris, const toi_triangles *tri)
     return ntris ? tri : &empty;
 }
 
-/* ntris = 0 is valid (every sphere misses); then tri may be NULL. */
+/* The sphere set (set_ok, set_arrays). */
 ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, const toi_spheres *s,
                                             size_t ntris, const toi_triangles *tri,
                                             unsigned flags, const toi_hits *out)

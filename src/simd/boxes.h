@@ -753,39 +753,39 @@ TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
     return hits;
 }
 
-TOI_VINLINE size_t boxes_linear(size_t n, const toi_boxes *A, const toi_boxes *B,
+/* Pairs [0, n) of the linear path, a chunk at a time. */
+TOI_VINLINE size_t boxes_chunks(size_t n, const toi_boxes *A, const toi_boxes *B,
                                 const uint32_t *ia, const uint32_t *ib, vm all_overlaps,
-                                const toi_hits *out, int full)
+                                const toi_hits *out, int full, int staged)
 {
     size_t hits = 0;
-    const float *src[26];
-    box_streams(A, B, src);
-    const int staged = !ia && toi_set_crowd(src, 26) > TOI_CROWDED;
-    if (full) {
-        for (size_t i = 0; i < n; i += BOX_CHUNK)
-            hits += boxes_chunk_linear(A, B, ia, ib, all_overlaps, out, i,
-                                       n - i < BOX_CHUNK ? n - i : BOX_CHUNK, 1, staged);
-    } else {
-        for (size_t i = 0; i < n; i += BOX_CHUNK)
-            hits += boxes_chunk_linear(A, B, ia, ib, all_overlaps, out, i,
-                                       n - i < BOX_CHUNK ? n - i : BOX_CHUNK, 0, staged);
-    }
+    for (size_t i = 0; i < n; i += BOX_CHUNK)
+        hits += boxes_chunk_linear(A, B, ia, ib, all_overlaps, out, i,
+                                   n - i < BOX_CHUNK ? n - i : BOX_CHUNK, full, staged);
     return hits;
 }
 
+/* The contiguous pairs' linear path: a copy for t alone and one for every output (the face
+   pass is their hot loop: with one copy for both they ran 8 to 21 % slower). */
+TOI_VINLINE size_t boxes_linear(size_t n, const toi_boxes *A, const toi_boxes *B,
+                                vm all_overlaps, const toi_hits *out, int full)
+{
+    const float *src[26];
+    box_streams(A, B, src);
+    const int staged = toi_set_crowd(src, 26) > TOI_CROWDED;
+    return full ? boxes_chunks(n, A, B, NULL, NULL, all_overlaps, out, 1, staged)
+                : boxes_chunks(n, A, B, NULL, NULL, all_overlaps, out, 0, staged);
+}
+
 /* The pair list's linear path: one copy for t alone and every output (its gathers, not the
-   arithmetic, are what its face pass waits on), out of line, as the contiguous pairs' path
-   is not (there the face pass is the hot loop: with a shared copy it ran 9 to 21 % slower). */
+   arithmetic, are what its face pass waits on), out of line; no stage (its bodies are
+   gathered, not read as streams). */
 static __attribute__((noinline)) size_t boxes_linear_list(size_t n, const toi_boxes *S,
                                                           const uint32_t *ia,
                                                           const uint32_t *ib, vm all_overlaps,
                                                           const toi_hits *out, int full)
 {
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i += BOX_CHUNK)
-        hits += boxes_chunk_linear(S, S, ia, ib, all_overlaps, out, i,
-                                   n - i < BOX_CHUNK ? n - i : BOX_CHUNK, full, 0);
-    return hits;
+    return boxes_chunks(n, S, S, ia, ib, all_overlaps, out, full, 0);
 }
 
 size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *A, const toi_boxes *B, unsigned flags,
@@ -796,7 +796,7 @@ size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *A, const toi_boxes *B, uns
     const toi_boxes a = *A, b = *B;
     const toi_hits o = *out;
     if (!a.wx && !b.wx)
-        return vdone(boxes_linear(n, &a, &b, NULL, NULL, all_overlaps, &o, full));
+        return vdone(boxes_linear(n, &a, &b, all_overlaps, &o, full));
     size_t hits = 0;
     vspin_queue sq = {&a, &b, NULL, NULL, &o, all_overlaps, full, 0, {0}};
 #define BLOCK(i, cnt, f) boxes_block(&a, &b, NULL, NULL, all_overlaps, &o, i, cnt, f, &sq)

@@ -1185,6 +1185,20 @@ typedef struct capsule_q {
     float v[3], e[3];
 } capsule_q;
 
+/* Capsule i's query. */
+TOI_VINLINE capsule_q capsule_q_make(const toi_capsules *C, size_t i, vm all_overlaps,
+                                     vm cull_on)
+{
+    return (capsule_q){{{vset(C->x0[i]), vset(C->y0[i]), vset(C->z0[i])},
+                        {vset(C->x1[i]), vset(C->y1[i]), vset(C->z1[i])},
+                        {vset(C->vx[i]), vset(C->vy[i]), vset(C->vz[i])},
+                        vset(C->r[i])},
+                       all_overlaps,
+                       cull_on,
+                       {C->vx[i], C->vy[i], C->vz[i]},
+                       {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]}};
+}
+
 /* The lanes of lane_ok whose triangle (Tv) the capsule Cp (displacement v and segment
    e = p1 - p0 in world units, as floats) could hit at a time <= tb: the sphere set's box and
    plane tests (tri_box_live, tri_plane_live) with the path stretched by the segment and the
@@ -1260,14 +1274,7 @@ TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris
                                    const toi_hits *out, int full, win_queue *wq)
 {
     const float *const ts[9] = TOI_TRI_FIELDS(T);
-    const capsule_q q = {{{vset(C->x0[i]), vset(C->y0[i]), vset(C->z0[i])},
-                          {vset(C->x1[i]), vset(C->y1[i]), vset(C->z1[i])},
-                          {vset(C->vx[i]), vset(C->vy[i]), vset(C->vz[i])},
-                          vset(C->r[i])},
-                         all_overlaps,
-                         cull_on,
-                         {C->vx[i], C->vy[i], C->vz[i]},
-                         {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]}};
+    const capsule_q q = capsule_q_make(C, i, all_overlaps, cull_on);
     set_best sb;
     set_scan(&q, ts, ntris, capsule_scan_live, capsule_set_packed, &sb);
     return set_end(&sb, ts, i, wq, capsule_win_flush, C, all_overlaps, cull_on, out, full);
@@ -1366,21 +1373,13 @@ static inline int capsule_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray
                                      void *ctx)
 {
     const toi_capsules *C = Q->in;
+    const capsule_q *c = ctx;
+    *(capsule_q *)ctx = capsule_q_make(C, i, Q->all_overlaps, Q->cull_on);
     const float p0[3] = {C->x0[i], C->y0[i], C->z0[i]};
-    const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]};
-    const float v[3] = {C->vx[i], C->vy[i], C->vz[i]}, r = C->r[i];
-    const float e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-    *(capsule_q *)ctx = (capsule_q){{{vset(p0[0]), vset(p0[1]), vset(p0[2])},
-                                                   {vset(p1[0]), vset(p1[1]), vset(p1[2])},
-                                                   {vset(v[0]), vset(v[1]), vset(v[2])},
-                                                   vset(r)},
-                                                  Q->all_overlaps,
-                                                  Q->cull_on,
-                                                  {v[0], v[1], v[2]},
-                                                  {e[0], e[1], e[2]}};
-    if (!toi_mesh_capsule_ok(p0, p1, v, r))
+    const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]}, r = C->r[i];
+    if (!toi_mesh_capsule_ok(p0, p1, c->v, r))
         return 0;
-    *q = toi_mesh_ray_capsule(p0, e, v, r);
+    *q = toi_mesh_ray_capsule(p0, c->e, c->v, r);
     return 1;
 }
 
