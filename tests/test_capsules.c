@@ -1113,8 +1113,9 @@ static void acc_capsule_sphere(const void *ctx)
     t_hits_alloc(&h, N);
     rng r = {ctx ? 0xACC6u : 0xACC5u};
     while (done < total && fails < 5) {
+        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        for (size_t i = 0; i < N; i++) {
+        for (size_t i = 0; i < nb; i++) {
             float q[10], sp[7];
             if (ctx)
                 gen_axis_pass(&r, q, sp);
@@ -1124,8 +1125,8 @@ static void acc_capsule_sphere(const void *ctx)
             for (int k = 0; k < 7; k++)
                 s.f[k][i] = sp[k];
         }
-        t_capsules_spheres(&t_impls[0], N, &b.c, &s.s, flags, &h.h);
-        for (size_t i = 0; i < N && fails < 5; i++) {
+        t_capsules_spheres(&t_impls[0], nb, &b.c, &s.s, flags, &h.h);
+        for (size_t i = 0; i < nb && fails < 5; i++) {
             seg_q q;
             for (int k = 0; k < 3; k++) {
                 q.l0[k] = (ld)b.f[k][i] - (ld)s.f[k][i];
@@ -1197,7 +1198,7 @@ static void acc_capsule_sphere(const void *ctx)
                 fails++;
             }
         }
-        done += N;
+        done += nb;
     }
     printf("    %zu capsule-sphere queries (%zu hits, %zu within the tangential margin) "
            "against the oracle\n", done, hits, amb_n);
@@ -1220,16 +1221,17 @@ static void acc_capsule_plane(const void *ctx)
     t_hits_alloc(&h, N);
     rng r = {0xACC6};
     while (done < total && fails < 5) {
+        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
         toi_plane P;
         gen_plane(&r, &P);
-        for (size_t i = 0; i < N; i++) {
+        for (size_t i = 0; i < nb; i++) {
             float q[10];
             gen_capsule_plane(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), &P, q);
             cap_set(&b, i, q);
         }
-        t_capsules_plane(&t_impls[0], N, &b.c, &P, flags, &h.h);
-        for (size_t i = 0; i < N && fails < 5; i++) {
+        t_capsules_plane(&t_impls[0], nb, &b.c, &P, flags, &h.h);
+        for (size_t i = 0; i < nb && fails < 5; i++) {
             const ld n[3] = {P.nx, P.ny, P.nz};
             ld p0[3], p1[3], v[3];
             for (int k = 0; k < 3; k++)
@@ -1289,7 +1291,7 @@ static void acc_capsule_plane(const void *ctx)
                 fails++;
             }
         }
-        done += N;
+        done += nb;
     }
     printf("    %zu capsule-plane queries (%zu hits) against the oracle\n", done, hits);
     cap_free(&b);
@@ -1379,15 +1381,16 @@ static void acc_capsule_pair(const void *ctx)
     t_hits_alloc(&h, N);
     rng r = {0xACC7};
     while (done < total && fails < 5) {
+        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        for (size_t i = 0; i < N; i++) {
+        for (size_t i = 0; i < nb; i++) {
             float q[10], p[10];
             gen_capsule_pair(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), q, p);
             cap_set(&a, i, q);
             cap_set(&b, i, p);
         }
-        t_capsules(&t_impls[0], N, &a.c, &b.c, flags, &h.h);
-        for (size_t i = 0; i < N && fails < 5; i++) {
+        t_capsules(&t_impls[0], nb, &a.c, &b.c, flags, &h.h);
+        for (size_t i = 0; i < nb && fails < 5; i++) {
             pair_q q;
             for (int k = 0; k < 3; k++) {
                 q.l[k] = (ld)a.f[k][i] - (ld)b.f[k][i];
@@ -1472,7 +1475,7 @@ static void acc_capsule_pair(const void *ctx)
                 fails++;
             }
         }
-        done += N;
+        done += nb;
     }
     printf("    %zu capsule-capsule queries (%zu hits, %zu within the tangential margin) "
            "against the oracle\n", done, hits, amb_n);
@@ -2110,15 +2113,16 @@ static void acc_capsule_tri(const void *ctx)
     t_hits_alloc(&h, N);
     rng r = {0xACC7};
     while (done < total && fails < 5) {
+        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        for (size_t i = 0; i < N; i++) {
+        for (size_t i = 0; i < nb; i++) {
             float q[10], T[9];
             gen_capsule_tri(&r, (int)rng_below(&r, TRI_NFAMILIES - 1), q, T);
             cap_set(&b, i, q);
             tri_set(&tr, i, T);
         }
-        t_capsules_tris(&t_impls[0], N, &b.c, &tr.t, flags, &h.h);
-        for (size_t i = 0; i < N && fails < 5; i++) {
+        t_capsules_tris(&t_impls[0], nb, &b.c, &tr.t, flags, &h.h);
+        for (size_t i = 0; i < nb && fails < 5; i++) {
             ct_q q;
             ld delta = ct_load(&b, &tr, i, &q);
             ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
@@ -2193,7 +2197,7 @@ static void acc_capsule_tri(const void *ctx)
                 fails++;
             }
         }
-        done += N;
+        done += nb;
     }
     printf("    %zu capsule-triangle queries (%zu hits, %zu within the tangential margin) "
            "against the oracle\n", done, hits, amb_n);

@@ -397,8 +397,9 @@ static void acc_triangles(const void *ctx)
     t_hits_alloc(&h, N);
     rng r = {kind == ACC_SLIVER ? 0x511BE7 : kind == ACC_EDGE_END ? 0xED6E5 : 0xACC3};
     while (done < total && fails < 5) {
+        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
         unsigned flags = rng_below(&r, 4);
-        for (size_t i = 0; i < N; i++) {
+        for (size_t i = 0; i < nb; i++) {
             float S[7], T[9];
             if (kind == ACC_SLIVER)
                 sliver_tip(&r, S, T);
@@ -411,8 +412,8 @@ static void acc_triangles(const void *ctx)
             for (int k = 0; k < 9; k++)
                 tr.f[k][i] = T[k];
         }
-        t_tris(&t_impls[0], N, &s.s, &tr.t, flags, &h.h);
-        for (size_t i = 0; i < N && fails < 5; i++) {
+        t_tris(&t_impls[0], nb, &s.s, &tr.t, flags, &h.h);
+        for (size_t i = 0; i < nb && fails < 5; i++) {
             float S[7], T[9], o[8];
             for (int k = 0; k < 7; k++)
                 S[k] = s.f[k][i];
@@ -450,7 +451,7 @@ static void acc_triangles(const void *ctx)
                 fails++;
             }
         }
-        done += N;
+        done += nb;
     }
     printf("    %zu queries (%zu hits, %zu within the tangential margin) against the oracle; "
            "point error at most %.3Lg of its bound\n", done, hits, amb_n, acc_worst_q);
