@@ -1184,22 +1184,23 @@ static uint64_t fnv(uint64_t hh, const void *p, size_t n)
     return hh;
 }
 
-static void case_golden(const void *ctx)
+/* The golden hash on im of GN pairs from gen (with rotation arrays when spin), contiguous and
+   as a pair list over them, with and without TOI_ALL_OVERLAPS; every output and the return. */
+static void box_golden(const t_impl *im, size_t GN, int spin, uint64_t seed,
+                       void (*gen)(rng *, int, float *, float *), uint64_t golden)
 {
-    const t_impl *im = ctx;
-    enum { GN = 3000 };
     t_box a, b;
     t_hits o;
     uint32_t *ia = malloc(GN * sizeof *ia), *ib = malloc(GN * sizeof *ib);
-    box_alloc(&a, GN, 0);
-    box_alloc(&b, GN, 0);
+    box_alloc(&a, GN, spin);
+    box_alloc(&b, GN, spin);
     t_hits_alloc(&o, GN);
     uint64_t hh = 0xcbf29ce484222325ull;
     for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
-        rng r = {0x60B0 + flags};
+        rng r = {seed + flags};
         for (size_t i = 0; i < GN; i++) {
             float P[NF], Q[NF];
-            box_gen(&r, (int)(i % BF_N), P, Q);
+            gen(&r, (int)(i % BF_N), P, Q);
             box_put(&a, i, P);
             box_put(&b, i, Q);
             ia[i] = rng_below(&r, GN);
@@ -1215,13 +1216,18 @@ static void case_golden(const void *ctx)
         }
     }
     printf("    %s: 0x%016llx\n", im->name, (unsigned long long)hh);
-    CHECK(hh == GOLDEN_BOXES, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
-          (unsigned long long)hh, (unsigned long long)GOLDEN_BOXES);
+    CHECK(hh == golden, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
+          (unsigned long long)hh, (unsigned long long)golden);
     free(ia);
     free(ib);
     box_free(&a);
     box_free(&b);
     t_hits_free(&o);
+}
+
+static void case_golden(const void *ctx)
+{
+    box_golden(ctx, 3000, 0, 0x60B0, box_gen, GOLDEN_BOXES);
 }
 
 /* ---- angular motion ---- */
@@ -1658,42 +1664,7 @@ static void case_spin_accuracy(const void *ctx)
 
 static void case_spin_golden(const void *ctx)
 {
-    const t_impl *im = ctx;
-    enum { GN = 1500 };
-    t_box a, b;
-    t_hits o;
-    uint32_t *ia = malloc(GN * sizeof *ia), *ib = malloc(GN * sizeof *ib);
-    box_alloc(&a, GN, 1);
-    box_alloc(&b, GN, 1);
-    t_hits_alloc(&o, GN);
-    uint64_t hh = 0xcbf29ce484222325ull;
-    for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
-        rng r = {0x5B60 + flags};
-        for (size_t i = 0; i < GN; i++) {
-            float P[NF], Q[NF];
-            spin_gen(&r, (int)(i % BF_N), P, Q);
-            box_put(&a, i, P);
-            box_put(&b, i, Q);
-            ia[i] = rng_below(&r, GN);
-            ib[i] = rng_below(&r, GN);
-        }
-        for (int list = 0; list < 2; list++) {
-            ptrdiff_t ret = list ? run_pairs(im, GN, ia, ib, GN, &a.b, flags, &o.h)
-                                 : run_boxes(im, GN, &a.b, &b.b, flags, &o.h);
-            for (int k = 0; k < T_NOUT; k++)
-                hh = fnv(hh, o.f[k], GN * sizeof(float));
-            hh = fnv(hh, o.t_exit, GN * sizeof(float));
-            hh = fnv(hh, &ret, sizeof ret);
-        }
-    }
-    printf("    %s: 0x%016llx\n", im->name, (unsigned long long)hh);
-    CHECK(hh == GOLDEN_BOXES_SPIN, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
-          (unsigned long long)hh, (unsigned long long)GOLDEN_BOXES_SPIN);
-    free(ia);
-    free(ib);
-    box_free(&a);
-    box_free(&b);
-    t_hits_free(&o);
+    box_golden(ctx, 1500, 1, 0x5B60, spin_gen, GOLDEN_BOXES_SPIN);
 }
 
 void group_box_contract(void)
