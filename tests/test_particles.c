@@ -153,54 +153,6 @@ void group_particles(void)
     }
 }
 #else
-/* Particles poured onto a real model (a mesh no one here made): every backend the same
-   final state, none whose centre crossed a triangle, while the discrete baseline's do. */
-#define MODEL "/usr/share/assimp/models/STL/Wuson.stl"
-static uint64_t model_hash;
-
-static sim_params model_params(void)
-{
-    sim_params p = sim_default_params();
-    p.n = 2000;
-    p.model = MODEL;
-    p.model_up = 1;
-    p.restitution = 0.3f;
-    p.friction = 0.3f;
-    p.seed = 9;
-    return p;
-}
-
-static void case_model(const void *ctx)
-{
-    const t_impl *im = ctx;
-    const sim_params prm = model_params();
-    sim s, d;
-    CHECK(toi_set_backend(im->k->id) == TOI_OK, "cannot force %s", im->name);
-    if (sim_init(&s, &prm) || sim_init(&d, &prm)) {
-        CHECK(0, "cannot set the scene up");
-        return;
-    }
-    for (int step = 0; step < 40; step++) {
-        sim_step(&s, 1);
-        sim_check_escapes(&s);
-        sim_step(&d, 0);
-        sim_check_escapes(&d);
-    }
-    CHECK(s.mesh.ntris == 3732, "%zu triangles read from " MODEL, s.mesh.ntris);
-    CHECK(s.responses > 1000, "only %llu responses", (unsigned long long)s.responses);
-    CHECK(s.nescaped == 0, "%zu of %zu swept spheres crossed the model", s.nescaped, prm.n);
-    CHECK(d.nescaped > prm.n / 10, "only %zu of %zu discrete spheres crossed the model",
-          d.nescaped, prm.n);
-    uint64_t h = sim_hash(&s);
-    if (im->k->id == TOI_BACKEND_SCALAR)
-        model_hash = h;
-    else
-        CHECK(h == model_hash, "final state hash %016llx, scalar %016llx",
-              (unsigned long long)h, (unsigned long long)model_hash);
-    sim_free(&s);
-    sim_free(&d);
-}
-
 void group_particles(void)
 {
     printf("skip particles (the triangle queries are not in this build)\n");
