@@ -282,8 +282,9 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
     float org[4] = {0, 0, 0, 0}, k[4] = {0, 0, 0, 0};
     box bestL = box_empty, bestR = box_empty;
     const uint32_t stride = n > 16384 ? n / 8192 : 1;
+    int nb = 0;
     if (!median) {
-        int nb = (int)(n / 8 + 4 < NBINS ? n / 8 + 4 : NBINS);
+        nb = (int)(n / 8 + 4 < NBINS ? n / 8 + 4 : NBINS);
         /* the two axes along which the centroids spread most (a plane across the third,
            the flattest, rarely separates better) */
         float e3[3];
@@ -360,9 +361,10 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
         range_boxes(B, R);
         return;
     }
-    /* partition: bin < at to the left (the binning's own arithmetic, so the same side),
-       gathering each side's centroid box */
-    const float ka = k[axis], oa = org[axis];
+    /* partition: bin < at to the left (the binning's own arithmetic and clamp, so the same
+       side: a centroid extent below about nb / FLT_MAX makes ka infinite, and x then +inf,
+       whose conversion to int is undefined), gathering each side's centroid box */
+    const float ka = k[axis], oa = org[axis], top = (float)(nb - 1);
     f4 lclo = f4_set(INFINITY), lchi = f4_set(-INFINITY), rclo = lclo, rchi = lchi;
     f4 llo = lclo, lhi = lchi, rlo = lclo, rhi = lchi; /* prim boxes, when sampled */
     uint32_t i = r->start, j = r->end;
@@ -371,8 +373,9 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
         float c[4];
         f4 cv = prim_centroid(p);
         f4_store(c, cv);
-        float x = (c[axis] - oa) * ka; /* in [0, nb) for the range's centroids */
-        if ((int32_t)(x > 0.0f ? x : 0.0f) < at) {
+        float x = (c[axis] - oa) * ka;
+        x = x > 0.0f ? x : 0.0f;
+        if ((int32_t)(x < top ? x : top) < at) {
             lclo = f4_min(lclo, cv), lchi = f4_max(lchi, cv);
             if (stride > 1)
                 llo = f4_min(llo, f4_load(p->lo)), lhi = f4_max(lhi, f4_load(p->hi));

@@ -379,10 +379,65 @@ static void case_mesh_memory(const void *ctx)
     }
 }
 
+/* A split along an axis whose centroids spread by a denormal amount: the bin scale along it,
+   nb / extent, overflows to +inf, and the partition must put each triangle on the side its
+   bin is on (the binning clamps +inf to the last bin). Eight small triangles with their
+   centroid at the origin and eight tall ones (y from -10 to 10) with theirs at x = 2^-140;
+   a sphere crossing the tall ones at y = 5 hits them at t = 0.45, testing their leaf alone.
+   (The partition once converted +inf to int, undefined behaviour, found by the capsule mesh
+   fuzzer under UBSan: on x86 it gave INT_MIN, every triangle went left, and the builder
+   recursed into a chain of nodes with empty children: 5,992 bytes instead of 1,000, and this
+   query tested 315 node children and 16 triangles instead of 3 and 8, with the same answer.) */
+static void case_mesh_denormal_spread(const void *ctx)
+{
+    const t_impl *im = ctx;
+    const float a = 0x1p-140f;
+    float T[16][9];
+    for (int j = 0; j < 8; j++) {
+        const float d = 1e-3f * (float)(j + 1);
+        const float small[9] = TRI1(0, -d, -d, 0, d, -d, 0, 0, d);
+        const float tall[9] = TRI1(a, -10, -1, a, 10, -1, a, 0, 1);
+        for (int k = 0; k < 9; k++)
+            T[2 * j][k] = small[k], T[2 * j + 1][k] = tall[k];
+    }
+    t_tri tr;
+    toi_mesh *m = build_from(&tr, 16, (const float (*)[9])T);
+    CHECK(m != NULL, "build failed");
+    if (!m) {
+        t_tri_free(&tr);
+        return;
+    }
+    t_sph s;
+    t_hits h, hs;
+    t_spheres_alloc(&s, 1);
+    t_hits_alloc(&h, 1);
+    t_hits_alloc(&hs, 1);
+    const float S[7] = {-1, 5, 0, 2, 0, 0, 0.1f};
+    for (int k = 0; k < 7; k++)
+        s.f[k][0] = S[k];
+    toi_cost c = {0, 0, 0};
+    ptrdiff_t r = t_mesh(im, 1, &s.s, m, 0, &h.h, &c);
+    ptrdiff_t rs = t_tri_set(im, 1, &s.s, 16, &tr.t, 0, &hs.h);
+    CHECK(c.np == 8 && c.nv <= 8, "the query tested %llu node children and %llu triangles, "
+          "want at most 8 and the tall ones' 8", (unsigned long long)c.nv,
+          (unsigned long long)c.np);
+    CHECK(rs == 1 && hs.f[0][0] == 0.45f && hs.index[0] == 1, "set: %td, t %g index %u", rs,
+          hs.f[0][0], hs.index[0]);
+    CHECK(r == rs && h.f[0][0] == hs.f[0][0] && h.index[0] == hs.index[0],
+          "mesh: %td, t %g index %u; the set query: %td, t %g index %u", r, h.f[0][0],
+          h.index[0], rs, hs.f[0][0], hs.index[0]);
+    toi_mesh_free(m);
+    t_tri_free(&tr);
+    t_spheres_free(&s);
+    t_hits_free(&h);
+    t_hits_free(&hs);
+}
+
 void group_mesh_contract(void)
 {
     t_run_impls("contract/mesh cases", case_mesh_cases);
     t_run_impls("contract/capsule mesh cases", case_capsule_mesh_cases);
+    t_run_impls("contract/mesh split along a denormal spread", case_mesh_denormal_spread);
     t_run("contract/mesh bad calls", case_mesh_bad, NULL);
     t_run("contract/mesh allocation failure", case_mesh_alloc, NULL);
     t_run("contract/mesh memory and layout", case_mesh_memory, NULL);
