@@ -208,6 +208,17 @@ static inline f4 prim_centroid(const bprim *p)
     return f4_add(f4_mul(f4_load(p->lo), h), f4_mul(f4_load(p->hi), h));
 }
 
+/* The bin of centroid c along each axis: (c - org) * k clamped to [0, top], as an integer.
+   The binning and the partition both take it from here, so each triangle goes to the side its
+   bin is on. k is +inf along an axis whose centroids spread by less than about
+   nb / FLT_MAX (denormal amounts): a centroid past the first is then +inf, clamped to the
+   last bin, and one at it 0 * inf = NaN, which the maximum makes 0 (SSE2 returns its second
+   operand, the portable form compares; NEON's NaN converts to 0). */
+static inline void prim_bin(f4 c, f4 org, f4 k, f4 top, int32_t bi[4])
+{
+    f4_int(f4_min(f4_max(f4_mul(f4_sub(c, org), k), f4_set(0.0f)), top), bi);
+}
+
 typedef struct builder {
     bprim *p;
     toi_mesh_node *nodes;
@@ -309,8 +320,7 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
         for (uint32_t i = r->start; i < r->end; i += stride, sampled++) {
             const bprim *p = &B->p[i];
             int32_t bi[4];
-            f4 x = f4_mul(f4_sub(prim_centroid(p), vorg), vk);
-            f4_int(f4_min(f4_max(x, f4_set(0.0f)), top), bi);
+            prim_bin(prim_centroid(p), vorg, vk, top, bi);
             const f4 lo = f4_load(p->lo), hi = f4_load(p->hi);
             UNROLL
             for (int u = 0; u < 2; u++) {
@@ -361,21 +371,18 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
         range_boxes(B, R);
         return;
     }
-    /* partition: bin < at to the left (the binning's own arithmetic and clamp, so the same
-       side: a centroid extent below about nb / FLT_MAX makes ka infinite, and x then +inf,
-       whose conversion to int is undefined), gathering each side's centroid box */
-    const float ka = k[axis], oa = org[axis], top = (float)(nb - 1);
+    /* partition: bin < at to the left (prim_bin, as the binning; an unclamped +inf converted
+       to int, undefined, once sent every triangle left), gathering each side's centroid box */
+    const f4 vorg = f4_load(org), vk = f4_load(k), top = f4_set((float)(nb - 1));
     f4 lclo = f4_set(INFINITY), lchi = f4_set(-INFINITY), rclo = lclo, rchi = lchi;
     f4 llo = lclo, lhi = lchi, rlo = lclo, rhi = lchi; /* prim boxes, when sampled */
     uint32_t i = r->start, j = r->end;
     while (i < j) {
         bprim *p = &B->p[i];
-        float c[4];
+        int32_t bi[4];
         f4 cv = prim_centroid(p);
-        f4_store(c, cv);
-        float x = (c[axis] - oa) * ka;
-        x = x > 0.0f ? x : 0.0f;
-        if ((int32_t)(x < top ? x : top) < at) {
+        prim_bin(cv, vorg, vk, top, bi);
+        if (bi[axis] < at) {
             lclo = f4_min(lclo, cv), lchi = f4_max(lchi, cv);
             if (stride > 1)
                 llo = f4_min(llo, f4_load(p->lo)), lhi = f4_max(lhi, f4_load(p->hi));

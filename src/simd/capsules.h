@@ -1373,8 +1373,8 @@ static inline int capsule_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray
                                      void *ctx)
 {
     const toi_capsules *C = Q->in;
-    const capsule_q *c = ctx;
-    *(capsule_q *)ctx = capsule_q_make(C, i, Q->all_overlaps, Q->cull_on);
+    capsule_q *c = ctx;
+    *c = capsule_q_make(C, i, Q->all_overlaps, Q->cull_on);
     const float p0[3] = {C->x0[i], C->y0[i], C->z0[i]};
     const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]}, r = C->r[i];
     if (!toi_mesh_capsule_ok(p0, p1, c->v, r))
