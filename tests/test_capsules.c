@@ -2346,6 +2346,95 @@ static void case_tri_set_differential(const void *ctx)
     t_hits_free(&pair);
 }
 
+/* A set's hits spread over a scan's whole vectors and its tail, shared with the next capsules
+   (simd/capsules.h, cap_tail): K copies of a floor (t = 0.75), then two copies of a raised
+   triangle (t = 0.5) under the odd capsules only, far triangles between them. The even
+   capsules keep the K floors, the odd ones K + 2 triangles, so over K = 1 .. 3 T_MAXW + 1 and
+   several batch sizes the winners fall in whole vectors, in a tail alone or shared, and across
+   two tail vectors. Each capsule's winner is the lowest index of its earliest hits: the first
+   floor, or the first raised copy, with the t of that triangle's pair query; every output
+   and the hit count as the scalar reference's. */
+static void case_tri_set_tails(const void *ctx)
+{
+    const t_impl *im = ctx;
+    enum { MAXK = 3 * T_MAXW + 1, MAXT = 2 * MAXK + 8, MAXN = 2 * T_MAXW + 3 };
+    static const float floor_tri[9] = {-10, -10, 0, 30, -10, 0, -10, 30, 0};
+    static const float raised[9] = {4, -1, 0.25f, 7, -1, 0.25f, 4, 1, 0.25f};
+    static const float far_tri[9] = {-10, -10, 50, 30, -10, 50, -10, 30, 50};
+    static const size_t sizes[] = {1, 2, 3, T_MAXW - 1, MAXN};
+    t_cap b;
+    t_tri tr, one;
+    t_hits h, ref, pair;
+    cap_alloc(&b, MAXN);
+    t_tri_alloc(&tr, MAXT);
+    t_tri_alloc(&one, 1);
+    t_hits_alloc(&h, MAXN);
+    t_hits_alloc(&ref, MAXN);
+    t_hits_alloc(&pair, 1);
+    float pt[2];
+    for (int w = 0; w < 2; w++) {
+        tri_set(&one, 0, w ? raised : floor_tri);
+        const float q[10] = {5.0f, 0, 1, 5.5f, 0, 1, 0, 0, -1, 0.25f};
+        cap_set(&b, 0, q);
+        t_capsules_tris(&t_impls[0], 1, &b.c, &one.t, 0, &pair.h);
+        pt[w] = pair.f[0][0];
+    }
+    CHECK(pt[0] == 0.75f && pt[1] == 0.5f, "pair queries: floor t %.9g, raised %.9g", pt[0],
+          pt[1]);
+    int bad = 0;
+    for (size_t K = 1; K <= MAXK && !bad; K++) {
+        size_t nt = 0, first_floor = 0, first_raised = 0;
+        tri_set(&tr, nt++, far_tri);
+        for (size_t k = 0; k < K; k++) {
+            if (k == 0)
+                first_floor = nt;
+            tri_set(&tr, nt++, floor_tri);
+            if (k % 2)
+                tri_set(&tr, nt++, far_tri);
+        }
+        first_raised = nt;
+        tri_set(&tr, nt++, raised);
+        tri_set(&tr, nt++, raised);
+        tri_set(&tr, nt++, far_tri);
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0] && !bad; si++) {
+            const size_t n = sizes[si];
+            for (size_t i = 0; i < n; i++) {
+                const float x = i % 2 ? 5.0f : 0.0f;
+                const float q[10] = {x, 0, 1, x + 0.5f, 0, 1, 0, 0, -1, 0.25f};
+                cap_set(&b, i, q);
+            }
+            t_hits_fill(&ref, 0x5A);
+            ptrdiff_t want = t_capsules_tri_set(&t_impls[0], n, &b.c, nt, &tr.t, 0, &ref.h);
+            for (int mode = 0; mode < 2 && !bad; mode++) {
+                t_hits_fill(&h, 0x5A);
+                toi_hits o = h.h;
+                if (mode) /* t and index only: the winners stored without a recompute */
+                    o = (toi_hits){h.h.t, 0, 0, 0, 0, 0, 0, 0, h.h.index, 0, 0};
+                ptrdiff_t got = t_capsules_tri_set(im, n, &b.c, nt, &tr.t, 0, &o);
+                bad |= got != (ptrdiff_t)n || want != (ptrdiff_t)n;
+                for (size_t i = 0; i < n; i++) {
+                    const uint32_t wi = (uint32_t)(i % 2 ? first_raised : first_floor);
+                    bad |= h.index[i] != wi || h.f[0][i] != pt[i % 2];
+                }
+                size_t at;
+                if (!mode)
+                    bad |= t_hits_diff(&ref, &h, n, &at) >= 0;
+                CHECK(!bad, "K = %zu floors, %zu capsules, %s: count %td (scalar %td), capsule "
+                      "0 index %u t %.9g, capsule 1 index %u t %.9g (want %zu, %zu)", K, n,
+                      mode ? "t and index" : "every output", got, want, h.index[0],
+                      h.f[0][0], n > 1 ? h.index[1] : 0u, n > 1 ? h.f[0][1] : 0.0f,
+                      first_floor, first_raised);
+            }
+        }
+    }
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_tri_free(&one);
+    t_hits_free(&h);
+    t_hits_free(&ref);
+    t_hits_free(&pair);
+}
+
 /* p0 = p1: the sphere set query bit for bit. */
 static void case_tri_set_equivalence(const void *ctx)
 {
@@ -2707,6 +2796,8 @@ void group_capsule_tri_contract(void)
                 case_tri_equivalence);
     t_run_impls("capsule-triangle set/p0 = p1 is the sphere set query, bit for bit",
                 case_tri_set_equivalence);
+    t_run_impls("capsule-triangle set/winners in whole vectors and in tails shared between "
+                "capsules", case_tri_set_tails);
     group_end("triangle contract");
 }
 

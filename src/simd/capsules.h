@@ -1233,6 +1233,19 @@ static inline void capsule_win_flush(win_queue *w, const void *in, vm all_overla
     win_queue_store(w, out, &r, feat, full);
 }
 
+/* The set scan's kernel, t alone, on lanes live (capsules Cp against triangles Tv): one copy
+   out of line for the scan's whole vectors (capsule_set_packed: the capsule broadcast) and
+   the shared tail's (cap_tail_run: each lane's own capsule). */
+static __attribute__((noinline)) vm capsule_set_kernel(const vcap *Cp, const vf Tv[9], vm live,
+                                                      vm all_overlaps, vm cull_on, vf *t)
+{
+    vres r;
+    vf feat;
+    vm hit = ct_sweep_vec(Cp, Tv, live, all_overlaps, cull_on, 0, &r, &feat);
+    *t = r.t;
+    return hit;
+}
+
 /* The set scan's packed vector: triangles idx[0 .. cnt) (increasing) that capsule_live kept
    by the best time then (tq: the loosest of those times), tested again when the best time is
    now earlier; each lane keeps its first strictly earlier t with its index (set_best_keep).
@@ -1254,10 +1267,9 @@ static __attribute__((noinline)) void capsule_set_packed(const void *qv,
         if (!mbits(live))
             return;
     }
-    vres r;
-    vf feat;
-    vm hit = ct_sweep_vec(Cp, Tv, live, q->all_overlaps, q->cull_on, 0, &r, &feat);
-    set_best_keep(sb, hit, r.t, g);
+    vf t;
+    vm hit = capsule_set_kernel(Cp, Tv, live, q->all_overlaps, q->cull_on, &t);
+    set_best_keep(sb, hit, t, g);
 }
 
 /* The set scan's live test (set_live_fn; q a capsule_q). */
@@ -1267,17 +1279,139 @@ TOI_VINLINE vm capsule_scan_live(const void *qv, const vf Tv[9], float tb, vm la
     return capsule_live(&q->Cp, q->v, q->e, Tv, tb, lane_ok);
 }
 
-/* Capsule i against the whole set (set_scan: its live test is capsule_live; on the bench's
-   set about one triangle in nine is kept), its winner queued (set_end). */
-TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris,
-                                   const toi_triangles *T, vm all_overlaps, vm cull_on,
-                                   const toi_hits *out, int full, win_queue *wq)
+/* The capsule set's shared tail. A capsule's scan runs whole vectors of kept triangles; the
+   fewer than VW it keeps after the last of them go here, behind the previous capsules' own,
+   and are computed VW at a time, each lane with its own capsule, where each capsule ran them
+   alone in a part-empty vector (on the bench's set, avx2: 1.29 kernel vectors a capsule for
+   8.0 kept triangles). A capsule is pending from the end of its scan until its last entry is
+   computed, with its winner so far (win, bt); an entry's hit replaces it when earlier, or as
+   early with a lower index. So the winner is the least (t, index) of its triangles' hits, the
+   one its scan's lanes would have found (set_lanes_winner), and each lane's t is the one its
+   capsule broadcast gave: the scalar's winner. */
+typedef struct cap_tail {
+    uint32_t slot[2 * VW], tri[2 * VW]; /* entries: pending capsule, triangle */
+    size_t n;
+    uint32_t q[VW], win[VW]; /* pending capsules: index, winner so far and its time */
+    float bt[VW];
+    size_t np;
+} cap_tail;
+
+/* The tail's first cnt entries computed (lanes past cnt repeat entry 0, left out), each hit
+   offered to its capsule's winner. Out of line: the scan's loop stays small. */
+static __attribute__((noinline)) void cap_tail_run(cap_tail *tl, size_t cnt,
+                                                   const toi_capsules *C,
+                                                   const float *const ts[9], vm all_overlaps,
+                                                   vm cull_on)
 {
-    const float *const ts[9] = TOI_TRI_FIELDS(T);
+    uint32_t ci[VW], g[VW];
+    for (size_t k = 0; k < VW; k++) {
+        const size_t e = k < cnt ? k : 0;
+        ci[k] = tl->q[tl->slot[e]];
+        g[k] = tl->tri[e];
+    }
+    const vcap Cp = vcap_gather(C, ci, VW);
+    vf Tv[9];
+    for (int k = 0; k < 9; k++)
+        Tv[k] = vgather(ts[k], g);
+    vf t;
+    vm hit = capsule_set_kernel(&Cp, Tv, vlt(lane_ids(), vset((float)cnt)), all_overlaps, cull_on,
+                                &t);
+    unsigned bits = mbits(hit);
+    if (!bits)
+        return;
+    float tt[VW];
+    vstore(tt, t);
+    for (; bits; bits &= bits - 1) {
+        const unsigned k = (unsigned)__builtin_ctz(bits);
+        const uint32_t s = tl->slot[k];
+        if (tt[k] < tl->bt[s] || (tt[k] == tl->bt[s] && g[k] < tl->win[s])) {
+            tl->bt[s] = tt[k];
+            tl->win[s] = g[k];
+        }
+    }
+}
+
+/* The tail's first np pending capsules finished: their winners offered (set_offer). */
+static inline size_t cap_tail_end(const cap_tail *tl, size_t np, const toi_capsules *C,
+                                  const float *const ts[9], vm all_overlaps, vm cull_on,
+                                  const toi_hits *out, int full, win_queue *wq)
+{
+    size_t hits = 0;
+    for (size_t s = 0; s < np; s++)
+        hits += set_offer(tl->win[s], tl->bt[s], ts, tl->q[s], wq, capsule_win_flush, C,
+                          all_overlaps, cull_on, out, full);
+    return hits;
+}
+
+/* Capsule i, its scan done with winner win (time bt), pending with its cnt (> 0, < VW) kept
+   triangles tri; a whole vector of entries computed when there is one, and the capsules it
+   finishes offered. At most VW capsules pend: each has an entry among the fewer than VW. */
+static inline size_t cap_tail_add(cap_tail *tl, size_t i, uint32_t win, float bt,
+                                  const uint32_t *tri, size_t cnt, const toi_capsules *C,
+                                  const float *const ts[9], vm all_overlaps, vm cull_on,
+                                  const toi_hits *out, int full, win_queue *wq)
+{
+    const uint32_t s = (uint32_t)tl->np++;
+    tl->q[s] = (uint32_t)i;
+    tl->win[s] = win;
+    tl->bt[s] = bt;
+    for (size_t k = 0; k < cnt; k++) {
+        tl->slot[tl->n] = s;
+        tl->tri[tl->n++] = tri[k];
+    }
+    if (tl->n < VW)
+        return 0;
+    cap_tail_run(tl, VW, C, ts, all_overlaps, cull_on);
+    /* the entries left are capsule i's: it stays pending, the others are done */
+    const size_t left = tl->n - VW;
+    size_t hits = cap_tail_end(tl, left ? s : tl->np, C, ts, all_overlaps, cull_on, out, full,
+                               wq);
+    tl->np = 0;
+    if (left) {
+        tl->q[0] = tl->q[s];
+        tl->win[0] = tl->win[s];
+        tl->bt[0] = tl->bt[s];
+        tl->np = 1;
+        for (size_t k = 0; k < left; k++) {
+            tl->slot[k] = 0;
+            tl->tri[k] = tl->tri[VW + k];
+        }
+    }
+    tl->n = left;
+    return hits;
+}
+
+/* Capsule i against the whole set: the scan's whole vectors (set_scan_whole: its live test
+   is capsule_live; on the bench's set about one triangle in nine is kept), then the kept
+   triangles left, tested again when the best time is earlier than when they were kept (as
+   capsule_set_packed does), to the shared tail; its winner offered (set_offer) now when none
+   are left, else when the tail has computed them. */
+TOI_VINLINE size_t capsule_set_one(const toi_capsules *C, size_t i, size_t ntris,
+                                   const float *const ts[9], vm all_overlaps, vm cull_on,
+                                   const toi_hits *out, int full, win_queue *wq, cap_tail *tl)
+{
     const capsule_q q = capsule_q_make(C, i, all_overlaps, cull_on);
     set_best sb;
-    set_scan(&q, ts, ntris, capsule_scan_live, capsule_set_packed, &sb);
-    return set_end(&sb, ts, i, wq, capsule_win_flush, C, all_overlaps, cull_on, out, full);
+    uint32_t queue[2 * VW];
+    float qtb[2 * VW];
+    size_t nq = set_scan_whole(&q, ts, ntris, capsule_scan_live, capsule_set_packed, &sb, queue,
+                               qtb);
+    const float tb = sb.best < 1.0f ? sb.best : 1.0f;
+    if (nq && tb < qtb[0]) {
+        uint32_t g[VW];
+        vf Tv[9];
+        tri_set_gather(ts, queue, nq, g, Tv);
+        unsigned bits = mbits(capsule_live(&q.Cp, q.v, q.e, Tv, tb,
+                                           vlt(lane_ids(), vset((float)nq))));
+        for (nq = 0; bits; bits &= bits - 1)
+            queue[nq++] = g[__builtin_ctz(bits)];
+    }
+    float bt;
+    const uint32_t win = set_lanes_winner(sb.lane_best, sb.lane_idx, &bt);
+    if (!nq)
+        return set_offer(win, bt, ts, i, wq, capsule_win_flush, C, all_overlaps, cull_on, out,
+                         full);
+    return cap_tail_add(tl, i, win, bt, queue, nq, C, ts, all_overlaps, cull_on, out, full, wq);
 }
 
 size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size_t ntris,
@@ -1287,10 +1421,15 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
     const vm cull_on = mconst((flags & TOI_CULL_BACKFACES) != 0);
     const int full = toi_wants_full(out);
+    const float *const ts[9] = TOI_TRI_FIELDS(T);
     size_t hits = 0;
     win_queue wq = {.n = 0};
+    cap_tail tl = {.n = 0, .np = 0};
     for (size_t i = 0; i < n; i++)
-        hits += capsule_set_one(C, i, ntris, T, all_overlaps, cull_on, out, full, &wq);
+        hits += capsule_set_one(C, i, ntris, ts, all_overlaps, cull_on, out, full, &wq, &tl);
+    if (tl.n)
+        cap_tail_run(&tl, tl.n, C, ts, all_overlaps, cull_on);
+    hits += cap_tail_end(&tl, tl.np, C, ts, all_overlaps, cull_on, out, full, &wq);
     capsule_win_flush(&wq, C, all_overlaps, cull_on, out, full);
     return vdone(hits);
 }

@@ -636,15 +636,17 @@ typedef void (*set_packed_fn)(const void *q, const float *const ts[9], const uin
    increasing index), then set_end takes the lowest index among the lanes' earliest. The scan
    stops once a hit at t = 0 is held: every triangle left, queued or not, has a higher index.
    No triangle that can hit by the best time is dropped, and each lane's t is its own query's,
-   so the winner is the scalar's. */
-TOI_VINLINE void set_scan(const void *q, const float *const ts[9], size_t ntris,
-                          set_live_fn live, set_packed_fn packed, set_best *sb)
+   so the winner is the scalar's. This part runs the whole vectors and returns how many queued
+   triangles are left (fewer than VW, in queue[0 ..) with their times of test in qtb; 0 once a
+   hit at t = 0 is held); set_scan runs them as one more vector, the capsule set shares them
+   with the next capsules' (simd/capsules.h, cap_tail). */
+TOI_VINLINE size_t set_scan_whole(const void *q, const float *const ts[9], size_t ntris,
+                                  set_live_fn live, set_packed_fn packed, set_best *sb,
+                                  uint32_t queue[2 * VW], float qtb[2 * VW])
 {
     set_best_init(sb);
     /* the queue (fewer than VW left after each packed vector, VW more a scan) and each
        entry's time of test, the earliest entries' the loosest */
-    uint32_t queue[2 * VW];
-    float qtb[2 * VW];
     size_t nq = 0, j = 0;
     while (j < ntris && sb->best != 0.0f) {
         /* the scan until a vector is queued, by one best time (the tests' terms in it are
@@ -669,8 +671,31 @@ TOI_VINLINE void set_scan(const void *q, const float *const ts[9], size_t ntris,
             qtb[k] = qtb[VW + k];
         }
     }
-    if (nq && sb->best != 0.0f)
+    return sb->best != 0.0f ? nq : 0;
+}
+
+/* The scan (set_scan_whole) and its queued triangles left, as one vector. */
+TOI_VINLINE void set_scan(const void *q, const float *const ts[9], size_t ntris,
+                          set_live_fn live, set_packed_fn packed, set_best *sb)
+{
+    uint32_t queue[2 * VW];
+    float qtb[2 * VW];
+    size_t nq = set_scan_whole(q, ts, ntris, live, packed, sb, queue, qtb);
+    if (nq)
         packed(q, ts, queue, nq, qtb[0], sb);
+}
+
+/* Set query i's winner win (time bt; UINT32_MAX: none) offered to the queue wq; returns 1 for
+   a hit. */
+TOI_VINLINE size_t set_offer(uint32_t win, float bt, const float *const ts[9], size_t i,
+                             win_queue *wq, win_flush_fn flush, const void *in,
+                             vm all_overlaps, vm cull_on, const toi_hits *out, int full)
+{
+    float Tw[9] = {0};
+    if (win != UINT32_MAX)
+        for (int k = 0; k < 9; k++)
+            Tw[k] = ts[k][win];
+    return win_queue_offer(wq, flush, in, i, win, bt, Tw, all_overlaps, cull_on, out, full);
 }
 
 /* Set query i's end: its winner (the earliest of the lanes, the lowest index on ties) offered
@@ -682,11 +707,7 @@ TOI_VINLINE size_t set_end(const set_best *sb, const float *const ts[9], size_t 
 {
     float bt;
     uint32_t win = set_lanes_winner(sb->lane_best, sb->lane_idx, &bt);
-    float Tw[9] = {0};
-    if (win != UINT32_MAX)
-        for (int k = 0; k < 9; k++)
-            Tw[k] = ts[k][win];
-    return win_queue_offer(wq, flush, in, i, win, bt, Tw, all_overlaps, cull_on, out, full);
+    return set_offer(win, bt, ts, i, wq, flush, in, all_overlaps, cull_on, out, full);
 }
 
 /* The sphere queries' queue (spheres in) recomputed and stored. */
