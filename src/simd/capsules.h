@@ -1316,12 +1316,8 @@ static __attribute__((noinline)) void cap_tail_run(cap_tail *tl, size_t cnt,
     vf t;
     vm hit = capsule_set_kernel(&Cp, Tv, vlt(lane_ids(), vset((float)cnt)), all_overlaps, cull_on,
                                 &t);
-    unsigned bits = mbits(hit);
-    if (!bits)
-        return;
     float tt[VW];
-    vstore(tt, t);
-    for (; bits; bits &= bits - 1) {
+    for (unsigned bits = hit_lanes(hit, t, tt); bits; bits &= bits - 1) {
         const unsigned k = (unsigned)__builtin_ctz(bits);
         const uint32_t s = tl->slot[k];
         if (tt[k] < tl->bt[s] || (tt[k] == tl->bt[s] && g[k] < tl->win[s])) {
@@ -1458,12 +1454,8 @@ TOI_VINLINE void capsule_leaf_packed(const capsule_q *c, const toi_mesh *m, uint
     vres r;
     vf feat;
     vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
-    unsigned bits = mbits(hit);
-    if (!bits)
-        return;
     float tt[VW];
-    vstore(tt, r.t);
-    for (; bits; bits &= bits - 1) {
+    for (unsigned bits = hit_lanes(hit, r.t, tt); bits; bits &= bits - 1) {
         uint32_t k = (uint32_t)__builtin_ctz(bits);
         toi_mesh_offer(m, ref, cnt, g[k], tt[k], b);
     }

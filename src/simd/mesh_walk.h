@@ -214,12 +214,8 @@ TOI_VINLINE vm mesh_leaf_load(const toi_mesh *m, uint32_t ref, uint32_t cnt, uin
 TOI_VINLINE void mesh_leaf_offer(const toi_mesh *m, uint32_t ref, uint32_t cnt, uint32_t j,
                                  vm hit, vf t, toi_mesh_best *b)
 {
-    unsigned bits = mbits(hit);
-    if (!bits)
-        return;
     float tt[VW];
-    vstore(tt, t);
-    for (; bits; bits &= bits - 1) {
+    for (unsigned bits = hit_lanes(hit, t, tt); bits; bits &= bits - 1) {
         uint32_t k = (uint32_t)__builtin_ctz(bits);
         toi_mesh_offer(m, ref, cnt, j + k, tt[k], b);
     }

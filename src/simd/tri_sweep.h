@@ -372,6 +372,15 @@ TOI_VINLINE void store_feature(uint8_t *p, vf feat, size_t cnt)
 TOI_VINLINE vf vmin_sel(vf a, vf b) { return vsel(vlt(a, b), a, b); }
 TOI_VINLINE vf vmax_sel(vf a, vf b) { return vsel(vgt(a, b), a, b); }
 
+/* The times t of the lanes of hit stored in tt (when there are any); returns their bits. */
+TOI_VINLINE unsigned hit_lanes(vm hit, vf t, float tt[VW])
+{
+    const unsigned bits = mbits(hit);
+    if (bits)
+        vstore(tt, t);
+    return bits;
+}
+
 /* The lane numbers 0, 1, ..., VW - 1. */
 TOI_VINLINE vf lane_ids(void)
 {
