@@ -45,6 +45,84 @@ static int pairs_ok(size_t n, const uint32_t *ia, size_t na, const uint32_t *ib,
     return ia && ib && indices_ok(n, ia, na) && indices_ok(n, ib, nb);
 }
 
+/* ---- runs ----
+   Every query reaches its kernel in runs of at most TOI_RUN (2^30) queries (a table's run,
+   when set, instead: the tests set it lower), its per-query arrays offset to the run's first
+   query. The SIMD kernels keep query indices in 32 bits in their queues (a set's or mesh's
+   winners waiting for the outputs beyond t, the boxes' live and rotating pairs, the capsule
+   pairs that pass the reject), so a batch of 2^32 queries or more needs no care inside them.
+   A query's result does not depend on the other queries of its call, so runs give the bits
+   of one call. The first run passes the caller's structs as they are: nothing is copied for
+   a batch of one run. */
+static inline size_t run_max(const toi_kernels *k)
+{
+    return k->run ? k->run : TOI_RUN;
+}
+
+#define TOI_OFF_(f) (p->f ? p->f + i : NULL)
+
+static const toi_spheres *at_spheres(toi_spheres *run, const toi_spheres *p, size_t i)
+{
+    *run = (toi_spheres){p->x + i,  p->y + i,  p->z + i, p->vx + i,
+                         p->vy + i, p->vz + i, p->r + i};
+    return run;
+}
+
+static const toi_triangles *at_triangles(toi_triangles *run, const toi_triangles *p, size_t i)
+{
+    *run = (toi_triangles){p->ax + i, p->ay + i, p->az + i, p->bx + i, p->by + i,
+                           p->bz + i, p->cx + i, p->cy + i, p->cz + i};
+    return run;
+}
+
+static const toi_capsules *at_capsules(toi_capsules *run, const toi_capsules *p, size_t i)
+{
+    *run = (toi_capsules){p->x0 + i, p->y0 + i, p->z0 + i, p->x1 + i, p->y1 + i,
+                          p->z1 + i, p->vx + i, p->vy + i, p->vz + i, p->r + i};
+    return run;
+}
+
+static const toi_boxes *at_boxes(toi_boxes *run, const toi_boxes *p, size_t i)
+{
+    *run = (toi_boxes){p->x + i,  p->y + i,  p->z + i,  p->vx + i, p->vy + i, p->vz + i,
+                       p->qw + i, p->qx + i, p->qy + i, p->qz + i, p->hx + i, p->hy + i,
+                       p->hz + i, TOI_OFF_(wx), TOI_OFF_(wy), TOI_OFF_(wz)};
+    return run;
+}
+
+static const toi_motion *at_motion(toi_motion *run, const toi_motion *p, size_t i)
+{
+    *run = (toi_motion){p->x + i,  p->y + i,    p->z + i,    p->vx + i,  p->vy + i,
+                        p->vz + i, TOI_OFF_(ux), TOI_OFF_(uy), TOI_OFF_(uz)};
+    return run;
+}
+
+static const toi_hits *at_hits(toi_hits *run, const toi_hits *p, size_t i)
+{
+    *run = (toi_hits){p->t + i,        TOI_OFF_(nx),      TOI_OFF_(ny),    TOI_OFF_(nz),
+                      TOI_OFF_(px),    TOI_OFF_(py),      TOI_OFF_(pz),    TOI_OFF_(depth),
+                      TOI_OFF_(index), TOI_OFF_(feature), TOI_OFF_(t_exit)};
+    return run;
+}
+#undef TOI_OFF_
+
+/* Within TOI_RUNS: p (a toi_<kind> pointer) from the run's first query ri on; p itself for
+   the first run, with nothing copied or initialised. */
+#define TOI_AT(kind, p) (ri ? at_##kind(&(toi_##kind){0}, p, ri) : (p))
+
+/* Returns the hits of the kernel call `call` (its count rn, its arrays through TOI_AT) over
+   the runs of [0, n). */
+#define TOI_RUNS(k, n, call)                                                                   \
+    do {                                                                                       \
+        const size_t run_ = run_max(k);                                                        \
+        size_t hits_ = 0;                                                                      \
+        for (size_t ri = 0, rn; ri < (n); ri += rn) {                                          \
+            rn = (n) - ri < run_ ? (n) - ri : run_;                                            \
+            hits_ += (call);                                                                   \
+        }                                                                                      \
+        return (ptrdiff_t)hits_;                                                               \
+    } while (0)
+
 ptrdiff_t toi_sweep_spheres_on(const toi_kernels *k, size_t n, const toi_spheres *a,
                                const toi_spheres *b, unsigned flags, const toi_hits *out)
 {
@@ -54,7 +132,8 @@ ptrdiff_t toi_sweep_spheres_on(const toi_kernels *k, size_t n, const toi_spheres
     if (!spheres_ok(a) || !spheres_ok(b))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->spheres(n, a, b, flags, out);
+    TOI_RUNS(k, n, k->spheres(rn, TOI_AT(spheres, a), TOI_AT(spheres, b), flags,
+                              TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_sphere_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
@@ -68,7 +147,7 @@ ptrdiff_t toi_sweep_sphere_pairs_on(const toi_kernels *k, size_t npairs, const u
     if (!spheres_ok(bodies) || !pairs_ok(npairs, ia, nbodies, ib, nbodies))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->sphere_pairs(npairs, ia, ib, bodies, flags, out);
+    TOI_RUNS(k, npairs, k->sphere_pairs(rn, ia + ri, ib + ri, bodies, flags, TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_spheres_plane_on(const toi_kernels *k, size_t n, const toi_spheres *s,
@@ -81,7 +160,7 @@ ptrdiff_t toi_sweep_spheres_plane_on(const toi_kernels *k, size_t n, const toi_s
     if (!spheres_ok(s) || !plane)
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->spheres_plane(n, s, plane, flags, out);
+    TOI_RUNS(k, n, k->spheres_plane(rn, TOI_AT(spheres, s), plane, flags, TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_respond_on(const toi_kernels *k, size_t n, const toi_motion *m,
@@ -100,7 +179,7 @@ ptrdiff_t toi_respond_on(const toi_kernels *k, size_t n, const toi_motion *m,
     if (!hits || !hits->t || !hits->nx || !hits->ny || !hits->nz)
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->respond(n, m, hits, restitution, friction);
+    TOI_RUNS(k, n, k->respond(rn, TOI_AT(motion, m), TOI_AT(hits, hits), restitution, friction));
 }
 
 ptrdiff_t toi_sweep_spheres_triangles_on(const toi_kernels *k, size_t n, const toi_spheres *s,
@@ -113,7 +192,8 @@ ptrdiff_t toi_sweep_spheres_triangles_on(const toi_kernels *k, size_t n, const t
     if (!spheres_ok(s) || !triangles_ok(tri))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->spheres_triangles(n, s, tri, flags, out);
+    TOI_RUNS(k, n, k->spheres_triangles(rn, TOI_AT(spheres, s), TOI_AT(triangles, tri), flags,
+                                        TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_sphere_triangle_pairs_on(const toi_kernels *k, size_t npairs,
@@ -128,7 +208,8 @@ ptrdiff_t toi_sweep_sphere_triangle_pairs_on(const toi_kernels *k, size_t npairs
     if (!spheres_ok(s) || !triangles_ok(tri) || !pairs_ok(npairs, is, nspheres, it, ntris))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->sphere_triangle_pairs(npairs, is, it, s, tri, flags, out);
+    TOI_RUNS(k, npairs,
+             k->sphere_triangle_pairs(rn, is + ri, it + ri, s, tri, flags, TOI_AT(hits, out)));
 }
 
 /* A triangle set: ntris = 0 is valid (every query misses), and then tri may be NULL; at most
@@ -158,7 +239,8 @@ ptrdiff_t toi_sweep_spheres_triangle_set_on(const toi_kernels *k, size_t n, cons
     if (!spheres_ok(s) || !set_ok(ntris, tri))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->spheres_triangle_set(n, s, ntris, set_arrays(ntris, tri), flags, out);
+    TOI_RUNS(k, n, k->spheres_triangle_set(rn, TOI_AT(spheres, s), ntris, set_arrays(ntris, tri),
+                                           flags, TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_spheres_mesh_on(const toi_kernels *k, size_t n, const toi_spheres *s,
@@ -171,7 +253,7 @@ ptrdiff_t toi_sweep_spheres_mesh_on(const toi_kernels *k, size_t n, const toi_sp
     if (!spheres_ok(s) || !m)
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->spheres_mesh(n, s, m, flags, out, cost);
+    TOI_RUNS(k, n, k->spheres_mesh(rn, TOI_AT(spheres, s), m, flags, TOI_AT(hits, out), cost));
 }
 
 static inline int capsules_ok(const toi_capsules *c)
@@ -191,7 +273,8 @@ ptrdiff_t toi_sweep_capsules_spheres_on(const toi_kernels *k, size_t n, const to
     if (!capsules_ok(c) || !spheres_ok(s))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->capsules_spheres(n, c, s, flags, out);
+    TOI_RUNS(k, n, k->capsules_spheres(rn, TOI_AT(capsules, c), TOI_AT(spheres, s), flags,
+                                       TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_capsules_plane_on(const toi_kernels *k, size_t n, const toi_capsules *c,
@@ -204,7 +287,7 @@ ptrdiff_t toi_sweep_capsules_plane_on(const toi_kernels *k, size_t n, const toi_
     if (!capsules_ok(c) || !plane)
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->capsules_plane(n, c, plane, flags, out);
+    TOI_RUNS(k, n, k->capsules_plane(rn, TOI_AT(capsules, c), plane, flags, TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsules *a,
@@ -216,7 +299,8 @@ ptrdiff_t toi_sweep_capsules_on(const toi_kernels *k, size_t n, const toi_capsul
     if (!capsules_ok(a) || !capsules_ok(b))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->capsules(n, a, b, flags, out);
+    TOI_RUNS(k, n, k->capsules(rn, TOI_AT(capsules, a), TOI_AT(capsules, b), flags,
+                               TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_capsule_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
@@ -230,7 +314,7 @@ ptrdiff_t toi_sweep_capsule_pairs_on(const toi_kernels *k, size_t npairs, const 
     if (!capsules_ok(bodies) || !pairs_ok(npairs, ia, nbodies, ib, nbodies))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->capsule_pairs(npairs, ia, ib, bodies, flags, out);
+    TOI_RUNS(k, npairs, k->capsule_pairs(rn, ia + ri, ib + ri, bodies, flags, TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_capsules_triangles_on(const toi_kernels *k, size_t n,
@@ -243,7 +327,8 @@ ptrdiff_t toi_sweep_capsules_triangles_on(const toi_kernels *k, size_t n,
     if (!capsules_ok(c) || !triangles_ok(tri))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->capsules_triangles(n, c, tri, flags, out);
+    TOI_RUNS(k, n, k->capsules_triangles(rn, TOI_AT(capsules, c), TOI_AT(triangles, tri), flags,
+                                         TOI_AT(hits, out)));
 }
 
 /* As the sphere set (set_ok). */
@@ -258,8 +343,8 @@ ptrdiff_t toi_sweep_capsules_triangle_set_on(const toi_kernels *k, size_t n,
     if (!capsules_ok(c) || !set_ok(ntris, tri))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->capsules_triangle_set(n, c, ntris, set_arrays(ntris, tri), flags,
-                                               out);
+    TOI_RUNS(k, n, k->capsules_triangle_set(rn, TOI_AT(capsules, c), ntris, set_arrays(ntris, tri),
+                                            flags, TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_capsules_mesh_on(const toi_kernels *k, size_t n, const toi_capsules *c,
@@ -272,7 +357,7 @@ ptrdiff_t toi_sweep_capsules_mesh_on(const toi_kernels *k, size_t n, const toi_c
     if (!capsules_ok(c) || !m)
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->capsules_mesh(n, c, m, flags, out, cost);
+    TOI_RUNS(k, n, k->capsules_mesh(rn, TOI_AT(capsules, c), m, flags, TOI_AT(hits, out), cost));
 }
 
 ptrdiff_t toi_sweep_spheres(size_t n, const toi_spheres *a, const toi_spheres *b,
@@ -396,7 +481,7 @@ ptrdiff_t toi_sweep_boxes_on(const toi_kernels *k, size_t n, const toi_boxes *a,
     if (!boxes_ok(a) || !boxes_ok(b))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->boxes(n, a, b, flags, out);
+    TOI_RUNS(k, n, k->boxes(rn, TOI_AT(boxes, a), TOI_AT(boxes, b), flags, TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_box_pairs_on(const toi_kernels *k, size_t npairs, const uint32_t *ia,
@@ -409,7 +494,7 @@ ptrdiff_t toi_sweep_box_pairs_on(const toi_kernels *k, size_t npairs, const uint
     if (!boxes_ok(bodies) || !pairs_ok(npairs, ia, nbodies, ib, nbodies))
         return TOI_EINVAL;
     toi_note_backend(k->id);
-    return (ptrdiff_t)k->box_pairs(npairs, ia, ib, bodies, flags, out);
+    TOI_RUNS(k, npairs, k->box_pairs(rn, ia + ri, ib + ri, bodies, flags, TOI_AT(hits, out)));
 }
 
 ptrdiff_t toi_sweep_boxes(size_t n, const toi_boxes *a, const toi_boxes *b, unsigned flags,

@@ -26,12 +26,19 @@
    instructions per vector of 8 capsule pairs). */
 #define TOI_UNROLL _Pragma("GCC unroll 16")
 
+/* The most queries (or pairs) a kernel is given in one call: the API layer (api.c) hands a
+   larger batch over in runs, so kernels may keep query indices in 32 bits. */
+#define TOI_RUN ((size_t)1 << 30)
+
 /* One backend: its kernels. The API layer (api.c) has already validated every pointer, flag
    and index when a kernel runs, so kernels only compute. Each returns the number of hits. */
 typedef struct toi_kernels {
     toi_backend id;
     const char *name;
     unsigned width; /* lanes per vector */
+    size_t run;     /* queries per kernel call at most: 0 (every table) = TOI_RUN; the tests
+                       set it lower in a copy of a table to check that runs give one call's
+                       bits */
     size_t (*spheres)(size_t n, const toi_spheres *a, const toi_spheres *b, unsigned flags,
                       const toi_hits *out);
     size_t (*sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,

@@ -99,6 +99,7 @@ int main(void)
                   {"contract", group_tri_contract},
                   {"contract", group_mesh_contract},
                   {"differential", group_differential},
+                  {"differential", group_runs},
                   {"differential", group_tri_differential},
                   {"differential", group_mesh_differential},
                   {"accuracy", group_accuracy},

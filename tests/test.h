@@ -122,6 +122,7 @@ extern const char *const t_out_names[T_NOUT];
 /* Groups. */
 void group_contract(void);
 void group_differential(void);
+void group_runs(void); /* test_runs.c */
 void group_accuracy(void);
 void group_dispatch(void);
 void group_golden(void);

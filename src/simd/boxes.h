@@ -775,7 +775,7 @@ TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
                                       const toi_hits *out, size_t i0, size_t n, int full,
                                       int staged)
 {
-    uint32_t live[BOX_CHUNK];
+    uint32_t live[BOX_CHUNK]; /* pair indices: a call has at most TOI_RUN pairs (api.c) */
     size_t nl = 0, i = 0, j = 0, hits = 0;
     if (staged)
         for (; i + TOI_STAGE <= n; i += TOI_STAGE)

@@ -385,7 +385,7 @@ typedef struct vspin_queue {
     vm all_overlaps;
     int full;
     size_t n;
-    uint32_t k[VSPIN_QUEUE];
+    uint32_t k[VSPIN_QUEUE]; /* pair indices: a call has at most TOI_RUN pairs (api.c) */
 } vspin_queue;
 
 /* Lane j of the staging area raw (A's 16 fields, then B's) takes the query at position k. */

@@ -713,7 +713,7 @@ static __attribute__((noinline)) void cc_reject_staged(const toi_capsules *a,
         pass[h / VW] = cc_reject(&sa, &sb, NULL, NULL, h, VW, o, i + h, &miss, full);
 }
 
-/* Pairs [0, n) (n < 2^32; a pair list when ia, ib are not NULL) in blocks of CC_BLOCK pairs.
+/* Pairs [0, n) (n <= TOI_RUN; a pair list when ia, ib are not NULL) in blocks of CC_BLOCK pairs.
    First the separation reject of the whole block (its lanes stored as misses; contiguous
    pairs whose streams crowd an L1 set read through a stage), then each vector of it: one
    whose lanes all pass is computed in place, the passing lanes of the others queued, and the
@@ -771,61 +771,34 @@ TOI_VINLINE size_t capsule_capsule_run(const toi_capsules *a, const toi_capsules
     return hits;
 }
 
-/* The streams of c (of o: those present) from pair i on. */
-static inline toi_capsules cap_offset(const toi_capsules *c, size_t i)
-{
-    return (toi_capsules){c->x0 + i, c->y0 + i, c->z0 + i, c->x1 + i, c->y1 + i,
-                          c->z1 + i, c->vx + i, c->vy + i, c->vz + i, c->r + i};
-}
-
-static inline toi_hits hits_offset(const toi_hits *o, size_t i)
-{
-    toi_hits h = *o;
-    h.t += i;
-#define TOI_OFF_(f) if (h.f) h.f += i
-    TOI_OFF_(nx); TOI_OFF_(ny); TOI_OFF_(nz);
-    TOI_OFF_(px); TOI_OFF_(py); TOI_OFF_(pz); TOI_OFF_(depth);
-#undef TOI_OFF_
-    return h;
-}
-
-/* Pairs [0, n) in runs of at most 2^30 pairs, so the queue's indices fit 32 bits: A[k] vs
-   B[k], or (a pair list: ia, ib not NULL) A[ia[k]] vs B[ib[k]]. */
-TOI_VINLINE size_t capsule_capsule_runs(size_t n, const toi_capsules *A, const toi_capsules *B,
-                                        const uint32_t *ia, const uint32_t *ib, unsigned flags,
-                                        const toi_hits *out)
+/* Pairs [0, n): A[k] vs B[k], or (a pair list: ia, ib not NULL) A[ia[k]] vs B[ib[k]]. (n is
+   at most TOI_RUN, api.c: the queue's indices fit 32 bits.) */
+TOI_VINLINE size_t capsule_capsule_pairs(size_t n, const toi_capsules *A, const toi_capsules *B,
+                                         const uint32_t *ia, const uint32_t *ib, unsigned flags,
+                                         const toi_hits *out)
 {
     const vm all_overlaps = mconst((flags & TOI_ALL_OVERLAPS) != 0);
-    const int full = toi_wants_full(out);
-    size_t hits = 0;
-    for (size_t i = 0; i < n;) {
-        size_t m = n - i < ((size_t)1 << 30) ? n - i : ((size_t)1 << 30);
-        /* local copies: vector stores may alias anything */
-        const toi_capsules a = ia ? *A : cap_offset(A, i), b = ia ? *B : cap_offset(B, i);
-        const uint32_t *ja = ia ? ia + i : NULL, *jb = ia ? ib + i : NULL;
-        const toi_hits o = hits_offset(out, i);
-        if (full)
-            hits += capsule_capsule_run(&a, &b, ja, jb, all_overlaps, &o, m, 1);
-        else
-            hits += capsule_capsule_run(&a, &b, ja, jb, all_overlaps, &o, m, 0);
-        i += m;
-    }
+    /* local copies: vector stores may alias anything */
+    const toi_capsules a = *A, b = *B;
+    const toi_hits o = *out;
+    size_t hits = toi_wants_full(out) ? capsule_capsule_run(&a, &b, ia, ib, all_overlaps, &o, n, 1)
+                                      : capsule_capsule_run(&a, &b, ia, ib, all_overlaps, &o, n, 0);
     return vdone(hits);
 }
 
 size_t TOI_FN(sweep_capsules)(size_t n, const toi_capsules *A, const toi_capsules *B,
                               unsigned flags, const toi_hits *out)
 {
-    return capsule_capsule_runs(n, A, B, NULL, NULL, flags, out);
+    return capsule_capsule_pairs(n, A, B, NULL, NULL, flags, out);
 }
 
-/* The pair list: the same runs, each vector's capsules gathered from the bodies. */
+/* The pair list: the same, each vector's capsules gathered from the bodies. */
 size_t TOI_FN(sweep_capsule_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
                                    const toi_capsules *S, unsigned flags, const toi_hits *out)
 {
     if (!ia || !ib) /* (checked by the API; tells the compiler this is the list's path) */
         return vdone(0);
-    return capsule_capsule_runs(n, S, S, ia, ib, flags, out);
+    return capsule_capsule_pairs(n, S, S, ia, ib, flags, out);
 }
 
 /* ---- capsule against triangle (the scalar's sweep_capsule_triangle) ---- */

@@ -536,7 +536,8 @@ TOI_VINLINE uint32_t set_lanes_winner(vf lane_best, const uint32_t lane_idx[VW],
    mesh bench, all outputs cost a third more than t alone); VW of them share one. Each lane
    is its own query's operations, so the outputs are the ones a lone recompute gave, t
    included. (Output arrays never overlap inputs, toi.h: storing a query's outputs a few
-   queries later reads nothing they change.) */
+   queries later reads nothing they change. A kernel call has at most TOI_RUN queries, api.c:
+   q holds their indices in 32 bits.) */
 typedef struct win_queue {
     uint32_t q[VW], win[VW];
     float tri[9][VW];
