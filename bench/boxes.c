@@ -171,8 +171,8 @@ static int touches(const toi_boxes *a, const toi_boxes *b, size_t i)
    contacts toi reports that Bullet misses, the hits Bullet reports where toi has none (toi's
    own accuracy is the test suite's: it never misses a contact), and the largest difference
    of t where both hit. */
-static void bullet_peer(size_t n, const toi_boxes *a, const toi_boxes *b, int reps,
-                        const char *kind)
+static double bullet_peer(size_t n, const toi_boxes *a, const toi_boxes *b, int reps,
+                          const char *kind)
 {
     float *tt = malloc(n * sizeof *tt), *tb = malloc(n * sizeof *tb);
     if (!tt || !tb)
@@ -214,12 +214,26 @@ static void bullet_peer(size_t n, const toi_boxes *a, const toi_boxes *b, int re
                real, xreal);
     free(tt);
     free(tb);
+    return best;
 }
 #endif
 
 int main(int argc, char **argv)
 {
-    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int quick = 0;
+    const char *targets = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--targets") && i + 1 < argc)
+            targets = argv[++i];
+        else {
+            fprintf(stderr, "usage: toi_bench_boxes [--quick] [--targets FILE.md]\n");
+            return 2;
+        }
+    }
+    /* the issue's targets: avx2, in cache (4,096 pairs), t only; Bullet on the rotating pairs */
+    double lin_avx2 = -1, rot_avx2 = -1, rot_bullet = -1;
     static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,
                                       TOI_BACKEND_AVX512, TOI_BACKEND_NEON};
     const size_t sizes[2] = {4096, quick ? 65536 : (size_t)1 << 20};
@@ -267,6 +281,10 @@ int main(int argc, char **argv)
                     if (dt < best[m])
                         best[m] = dt;
                 }
+            if (all[bi] == TOI_BACKEND_AVX2 && si == 0)
+                lin_avx2 = best[0];
+            if (all[bi] == TOI_BACKEND_AVX2 && si == 2)
+                rot_avx2 = best[0];
             printf("%-8s %-6s %9zu %10.2f %10.2f %10.2f %10.2f %6.1f%%\n",
                    toi_backend_name(all[bi]), kind, n, best[0], best[1], best[2], best[3],
                    100.0 * (double)hits / (double)n);
@@ -282,8 +300,11 @@ int main(int argc, char **argv)
                    budget_hits(n, &a.b, &b.b, out[0]));
         }
 #ifdef TOI_BENCH_BULLET
-        if (si % 2 == 0)
-            bullet_peer(n, &a.b, &b.b, quick ? 1 : 3, kind);
+        if (si % 2 == 0) {
+            double tb = bullet_peer(n, &a.b, &b.b, quick ? 1 : 3, kind);
+            if (si == 2)
+                rot_bullet = tb;
+        }
 #endif
         scene_free(&a);
         scene_free(&b);
@@ -292,5 +313,23 @@ int main(int argc, char **argv)
         for (int k = 0; k < 9; k++)
             free(out[k]);
     }
+    FILE *md = bench_targets_open(targets, "Issue-11 targets (oriented boxes; avx2, 4,096 pairs "
+                                           "in cache, t only, best of the repetitions)");
+    if (lin_avx2 >= 0) {
+        bench_target(md, "linear motion", "avx2", "<= 5 ns/pair", lin_avx2, "ns",
+                     lin_avx2 <= 5.0);
+        bench_target(md, "rotating (each box turned up to pi)", "avx2", "<= 60 ns/pair",
+                     rot_avx2, "ns", rot_avx2 <= 60.0);
+        if (rot_bullet >= 0)
+            bench_target(md, "rotating: Bullet's time over toi's", "avx2", ">= 20x",
+                         rot_bullet / rot_avx2, "x", rot_bullet >= 20.0 * rot_avx2);
+        else if (md)
+            fprintf(md, "| rotating: Bullet's time over toi's | avx2 | >= 20x | (built without "
+                        "Bullet) | |\n");
+    } else if (md) {
+        fprintf(md, "| (avx2 not available here) | | | | |\n");
+    }
+    if (md)
+        fclose(md);
     return 0;
 }

@@ -13,6 +13,28 @@ double bench_now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+FILE *bench_targets_open(const char *path, const char *title)
+{
+    if (!path)
+        return NULL;
+    FILE *md = fopen(path, "a");
+    if (!md) {
+        fprintf(stderr, "toi benchmark: cannot write %s\n", path);
+        exit(2);
+    }
+    fprintf(md, "\n%s\n\n| query | backend | target | measured | met |\n|---|---|---|---|---|\n",
+            title);
+    return md;
+}
+
+void bench_target(FILE *md, const char *what, const char *backend, const char *goal,
+                  double measured, const char *unit, int met)
+{
+    if (md)
+        fprintf(md, "| %s | %s | %s | %.2f %s | %s |\n", what, backend, goal, measured, unit,
+                met ? "yes" : "**no**");
+}
+
 float *bench_falloc(size_t n)
 {
     float *p = malloc((n ? n : 1) * sizeof *p);

@@ -35,30 +35,33 @@ echo "== toi_bench: every query, backend and peer -> $out/bench.txt, bench.csv, 
     --targets "$out/targets.md"; } | tee "$out/bench.txt"
 
 echo
-echo "== toi_bench_mesh: meshes (build, refit, queries, cost model) -> $out/mesh.txt"
+echo "== toi_bench_mesh: meshes (build, refit, queries, cost model) -> $out/mesh.txt (and targets.md)"
 if [ ${#runner[@]} -gt 0 ]; then
     { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_mesh" --quick; } |
         tee "$out/mesh.txt"
 else
-    { echo "$cpu_line"; "$build/toi_bench_mesh"; } | tee "$out/mesh.txt"
+    { echo "$cpu_line"; "$build/toi_bench_mesh" --targets "$out/targets.md"; } |
+        tee "$out/mesh.txt"
 fi
 
 echo
-echo "== toi_bench_capsules: capsule queries per backend -> $out/capsules.txt"
+echo "== toi_bench_capsules: capsule queries per backend -> $out/capsules.txt (and targets.md)"
 if [ ${#runner[@]} -gt 0 ]; then
     { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_capsules" --quick; } |
         tee "$out/capsules.txt"
 else
-    { echo "$cpu_line"; "$build/toi_bench_capsules"; } | tee "$out/capsules.txt"
+    { echo "$cpu_line"; "$build/toi_bench_capsules" --targets "$out/targets.md"; } |
+        tee "$out/capsules.txt"
 fi
 
 echo
-echo "== toi_bench_boxes: oriented boxes, linear and rotating motion -> $out/boxes.txt"
+echo "== toi_bench_boxes: oriented boxes, linear and rotating motion -> $out/boxes.txt (and targets.md)"
 if [ ${#runner[@]} -gt 0 ]; then
     { echo "$label: not performance figures."; "${runner[@]}" "$build/toi_bench_boxes" --quick; } |
         tee "$out/boxes.txt"
 else
-    { echo "$cpu_line"; "$build/toi_bench_boxes"; } | tee "$out/boxes.txt"
+    { echo "$cpu_line"; "$build/toi_bench_boxes" --targets "$out/targets.md"; } |
+        tee "$out/boxes.txt"
 fi
 
 # Whole runs per implementation, side by side: the same sphere-sphere workload for each (both
