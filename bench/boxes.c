@@ -220,18 +220,10 @@ static double bullet_peer(size_t n, const toi_boxes *a, const toi_boxes *b, int 
 
 int main(int argc, char **argv)
 {
-    int quick = 0;
-    const char *targets = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick"))
-            quick = 1;
-        else if (!strcmp(argv[i], "--targets") && i + 1 < argc)
-            targets = argv[++i];
-        else {
-            fprintf(stderr, "usage: toi_bench_boxes [--quick] [--targets FILE.md]\n");
-            return 2;
-        }
-    }
+    int quick;
+    const char *targets;
+    if (bench_options(argc, argv, "toi_bench_boxes", &quick, &targets))
+        return 2;
     /* the targets: avx2, in cache (4,096 pairs), t only; Bullet on the rotating pairs */
     double lin_avx2 = -1, rot_avx2 = -1, rot_bullet = -1;
     static const toi_backend all[] = {TOI_BACKEND_SCALAR, TOI_BACKEND_SSE, TOI_BACKEND_AVX2,

@@ -335,18 +335,10 @@ static void bullet_peer(const scene *sc, size_t n, outs *o, int reps)
 
 int main(int argc, char **argv)
 {
-    int quick = 0;
-    const char *targets = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick"))
-            quick = 1;
-        else if (!strcmp(argv[i], "--targets") && i + 1 < argc)
-            targets = argv[++i];
-        else {
-            fprintf(stderr, "usage: toi_bench_capsules [--quick] [--targets FILE.md]\n");
-            return 2;
-        }
-    }
+    int quick;
+    const char *targets;
+    if (bench_options(argc, argv, "toi_bench_capsules", &quick, &targets))
+        return 2;
     double cc_avx2 = -1, set_avx2 = -1; /* the targets: avx2, in cache, t only */
     const size_t big = quick ? (1u << 16) : (1u << 21), small = 4096;
     bench_rng r = {0xCAB5};

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 double bench_now_ns(void)
@@ -11,6 +12,22 @@ double bench_now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+int bench_options(int argc, char **argv, const char *prog, int *quick, const char **targets)
+{
+    *quick = 0, *targets = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            *quick = 1;
+        else if (!strcmp(argv[i], "--targets") && i + 1 < argc)
+            *targets = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--targets FILE.md]\n", prog);
+            return 2;
+        }
+    }
+    return 0;
 }
 
 FILE *bench_targets_open(const char *path, const char *title)

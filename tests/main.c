@@ -62,6 +62,13 @@ size_t t_count(size_t n)
     return c < 1 ? 1 : (size_t)c;
 }
 
+size_t t_acc_count(size_t n)
+{
+    size_t total = t_count(n);
+    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
+    return sc ? (size_t)((double)total * atof(sc)) + 1 : total;
+}
+
 int main(void)
 {
     const char *sc = getenv("TOI_TEST_SCALE");

@@ -18,6 +18,21 @@ ld ld_norm3(ld x, ld y, ld z)
     return m * sqrtl(x * x + y * y + z * z);
 }
 
+oracle_normal oracle_normal_check(const float nv[3], const ld d[3], ld delta, ld any)
+{
+    oracle_normal o;
+    ld dl = ld_norm3(d[0], d[1], d[2]), e = 0;
+    o.tol = dl > 4 * delta ? 4 * delta / dl + 1e-6L : any;
+    for (int k = 0; k < 3; k++) {
+        o.n[k] = dl > 0 ? d[k] / dl : (k == 0);
+        e += (nv[k] - o.n[k]) * (nv[k] - o.n[k]);
+    }
+    o.err = ld_sqrt(e);
+    o.len = ld_norm3(nv[0], nv[1], nv[2]);
+    o.ok = ld_abs(o.len - 1) <= 1e-6L && o.err <= o.tol;
+    return o;
+}
+
 oracle_hit oracle_first_contact(oracle_fn f, const void *q, ld R, ld slope0, int all_overlaps)
 {
     oracle_hit none = {0, 0};

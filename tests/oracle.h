@@ -23,6 +23,17 @@ oracle_hit oracle_first_contact(oracle_fn f, const void *q, ld R, ld slope0, int
    then bisection. INFINITY when f stays within R up to t = 2^140 (beyond any float time). */
 ld oracle_last_contact(oracle_fn f, const void *q, ld R, ld t_in);
 
+/* A reported normal nv judged against n, the unit vector along d (the vector between the
+   nearest points at the reported t; (1, 0, 0) for d = 0): err = |nv - n|, len = |nv|, and the
+   tolerance tol = 4 delta / |d| + 1e-6, or `any` within 4 delta of touching, where the
+   direction is not determined (2 plus rounding: every unit vector). ok: unit length within
+   1e-6 and err within tol. */
+typedef struct oracle_normal {
+    ld n[3], err, len, tol;
+    int ok;
+} oracle_normal;
+oracle_normal oracle_normal_check(const float nv[3], const ld d[3], ld delta, ld any);
+
 ld ld_abs(ld x);
 ld ld_sqrt(ld x);
 ld ld_norm3(ld x, ld y, ld z);

@@ -19,6 +19,9 @@ void t_run(const char *name, void (*fn)(const void *ctx), const void *ctx);
 void t_run_impls(const char *what, void (*fn)(const void *impl));
 extern double t_scale; /* multiplies random query counts (TOI_TEST_SCALE, default 1) */
 size_t t_count(size_t n); /* n * t_scale, at least 1 */
+/* The accuracy groups' samples: t_count(n) times TOI_TEST_ACCURACY_SCALE when set (the
+   long-double oracle is software quad precision on aarch64), at least 1 */
+size_t t_acc_count(size_t n);
 
 /* ---- implementations: every available backend through the public API (forced with
    toi_set_backend, and checked to be the one that ran), plus NEON through SIMDe on x86 ---- */

@@ -131,10 +131,7 @@ static void acc_spheres(const void *ctx)
 {
     (void)ctx;
     const size_t N = 4096;
-    size_t total = t_count(200000), done = 0, fails = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(200000), done = 0, fails = 0;
     t_sph a, b;
     t_hits h;
     t_spheres_alloc(&a, N);
@@ -171,21 +168,15 @@ static void acc_spheres(const void *ctx)
                                   done + i);
             if (ok && t != TOI_NO_HIT) {
                 st.hits++;
-                ld tt = t, d[3], n[3], nl;
+                ld tt = t, d[3];
                 for (int k = 0; k < 3; k++)
                     d[k] = q.l[k] + tt * q.v[k];
-                ld dl = ld_norm3(d[0], d[1], d[2]);
-                ld tol_n = dl > 4 * delta ? 4 * delta / dl + 1e-6L : 2;
-                ld err = 0;
-                nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
-                for (int k = 0; k < 3; k++) {
-                    n[k] = dl > 0 ? d[k] / dl : (k == 0);
-                    err += (h.f[1 + k][i] - n[k]) * (h.f[1 + k][i] - n[k]);
-                }
-                err = ld_sqrt(err);
-                if (!(ld_abs(nl - 1) <= 1e-6L) || !(err <= tol_n)) {
+                const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
+                oracle_normal on = oracle_normal_check(nv, d, delta, 2);
+                const ld *n = on.n, tol_n = on.tol;
+                if (!on.ok) {
                     CHECK(0, "pair %zu: normal (%g %g %g) |n| = %.9Lg, error %.3Lg > %.3Lg",
-                          done + i, h.f[1][i], h.f[2][i], h.f[3][i], nl, err, tol_n);
+                          done + i, nv[0], nv[1], nv[2], on.len, on.err, tol_n);
                     ok = 0;
                 }
                 ld rb = b.f[6][i], world = 0, perr = 0;
@@ -230,10 +221,7 @@ static void acc_plane(const void *ctx)
 {
     (void)ctx;
     const size_t N = 4096;
-    size_t total = t_count(200000), done = 0, fails = 0, hits = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(200000), done = 0, fails = 0, hits = 0;
     t_sph s;
     t_hits h;
     t_spheres_alloc(&s, N);
@@ -332,10 +320,7 @@ static void acc_exit_magnitudes(const void *ctx)
 {
     (void)ctx;
     const size_t N = 1024;
-    size_t total = t_count(40000), done = 0, fails = 0, hits = 0, beyond = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(40000), done = 0, fails = 0, hits = 0, beyond = 0;
     t_sph a, b, c;
     t_hits h, hp;
     t_spheres_alloc(&a, N);

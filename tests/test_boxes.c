@@ -979,10 +979,7 @@ static ld edge_sine(const float A[NF], const float B[NF], ld nx, ld ny, ld nz)
 static void case_accuracy(const void *ctx)
 {
     const t_impl *im = ctx;
-    size_t total = t_count(1200), done = 0, fails = 0, hits = 0, late = 0, pfar = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(1200), done = 0, fails = 0, hits = 0, late = 0, pfar = 0;
     enum { N = 64 };
     t_box a, b;
     t_hits h;
@@ -1526,10 +1523,7 @@ static void case_spin_contract(const void *ctx)
 static void case_spin_accuracy(const void *ctx)
 {
     const t_impl *im = ctx;
-    size_t total = t_count(192), done = 0, fails = 0, hits = 0, undecided = 0, budget = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(192), done = 0, fails = 0, hits = 0, undecided = 0, budget = 0;
     enum { N = 64 };
     t_box a, b;
     t_hits h;

@@ -1101,10 +1101,7 @@ static void gen_axis_pass(rng *r, float q[10], float sp[7])
 static void acc_capsule_sphere(const void *ctx)
 {
     enum { N = 2048 };
-    size_t total = t_count(ctx ? 5000 : 25000), done = 0, fails = 0, hits = 0, amb_n = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(ctx ? 5000 : 25000), done = 0, fails = 0, hits = 0, amb_n = 0;
     t_cap b;
     t_sph s;
     t_hits h;
@@ -1152,19 +1149,14 @@ static void acc_capsule_sphere(const void *ctx)
                              done + i);
             if (ok && t != TOI_NO_HIT) {
                 hits++;
-                ld d[3], n[3];
+                ld d[3];
                 seg_d(&q, (ld)t, d);
-                ld dl = ld_norm3(d[0], d[1], d[2]);
-                ld tol_n = dl > 4 * delta ? 4 * delta / dl + 1e-6L : 2, err = 0;
-                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
-                for (int k = 0; k < 3; k++) {
-                    n[k] = dl > 0 ? d[k] / dl : (k == 0);
-                    err += (h.f[1 + k][i] - n[k]) * (h.f[1 + k][i] - n[k]);
-                }
-                err = ld_sqrt(err);
-                if (!(ld_abs(nl - 1) <= 1e-6L) || !(err <= tol_n)) {
+                const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
+                oracle_normal on = oracle_normal_check(nv, d, delta, 2);
+                const ld *n = on.n, tol_n = on.tol;
+                if (!on.ok) {
                     CHECK(0, "capsule-sphere %zu: normal (%g %g %g), error %.3Lg > %.3Lg",
-                          done + i, h.f[1][i], h.f[2][i], h.f[3][i], err, tol_n);
+                          done + i, nv[0], nv[1], nv[2], on.err, tol_n);
                     ok = 0;
                 }
                 ld rb = s.f[6][i], world = 0, perr = 0;
@@ -1211,10 +1203,7 @@ static void acc_capsule_plane(const void *ctx)
 {
     (void)ctx;
     enum { N = 2048 };
-    size_t total = t_count(25000), done = 0, fails = 0, hits = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(25000), done = 0, fails = 0, hits = 0;
     t_cap b;
     t_hits h;
     cap_alloc(&b, N);
@@ -1370,10 +1359,7 @@ static void acc_capsule_pair(const void *ctx)
 {
     (void)ctx;
     enum { N = 2048 };
-    size_t total = t_count(20000), done = 0, fails = 0, hits = 0, amb_n = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(20000), done = 0, fails = 0, hits = 0, amb_n = 0;
     t_cap a, b;
     t_hits h;
     cap_alloc(&a, N);
@@ -1420,22 +1406,18 @@ static void acc_capsule_pair(const void *ctx)
                              done + i);
             if (ok && t != TOI_NO_HIT) {
                 hits++;
-                ld d[3], n[3];
+                ld d[3];
                 pair_d(&q, (ld)t, d);
                 ld dl = ld_norm3(d[0], d[1], d[2]);
                 /* within 4 delta of touching segments (radii 0 crossing) the direction
                    is not determined: any unit normal (at most 2 from any other, plus its
                    rounding) */
-                ld tol_n = dl > 4 * delta ? 4 * delta / dl + 1e-6L : 2 + 1e-6L, err = 0;
-                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]);
-                for (int k = 0; k < 3; k++) {
-                    n[k] = dl > 0 ? d[k] / dl : (k == 0);
-                    err += (h.f[1 + k][i] - n[k]) * (h.f[1 + k][i] - n[k]);
-                }
-                err = ld_sqrt(err);
-                if (!(ld_abs(nl - 1) <= 1e-6L) || !(err <= tol_n)) {
+                const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
+                oracle_normal on = oracle_normal_check(nv, d, delta, 2 + 1e-6L);
+                const ld tol_n = on.tol;
+                if (!on.ok) {
                     CHECK(0, "capsule-capsule %zu: normal (%g %g %g), error %.3Lg > %.3Lg",
-                          done + i, h.f[1][i], h.f[2][i], h.f[3][i], err, tol_n);
+                          done + i, nv[0], nv[1], nv[2], on.err, tol_n);
                     ok = 0;
                 }
                 /* the point minus n rB lies on B's segment at t, within f(t) of A's (a
@@ -1593,21 +1575,20 @@ static void case_pair_regress(const void *ctx)
                 CHECK(!must, "regression %zu lane %zu: t = %g", c, i, t);
                 continue;
             }
-            ld d[3], err = 0, rb = in[19], qp[3], b0t[3], a0t[3], da[3], db[3];
+            ld d[3], rb = in[19], qp[3], b0t[3], a0t[3], da[3], db[3];
             pair_d(&q, (ld)t, d);
-            ld dl = ld_norm3(d[0], d[1], d[2]);
-            ld tol_n = dl > 4 * delta ? 4 * delta / dl + 1e-6L : 2 + 1e-6L, world = 0;
+            ld dl = ld_norm3(d[0], d[1], d[2]), world = 0;
+            const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
+            oracle_normal on = oracle_normal_check(nv, d, delta, 2 + 1e-6L);
+            const ld tol_n = on.tol;
             for (int k = 0; k < 3; k++) {
-                ld n = dl > 0 ? d[k] / dl : (k == 0);
-                err += (h.f[1 + k][i] - n) * (h.f[1 + k][i] - n);
                 qp[k] = (ld)h.f[4 + k][i] - (ld)h.f[1 + k][i] * rb;
                 b0t[k] = (ld)in[10 + k] + (ld)t * (ld)in[16 + k];
                 a0t[k] = (ld)in[k] + (ld)t * (ld)in[6 + k];
                 world += ld_abs(in[10 + k]) + ld_abs(in[16 + k]) + ld_abs(in[13 + k]);
             }
-            err = ld_sqrt(err);
-            CHECK(err <= tol_n, "regression %zu lane %zu: normal (%g %g %g), error %.3Lg > %.3Lg",
-                  c, i, h.f[1][i], h.f[2][i], h.f[3][i], err, tol_n);
+            CHECK(on.ok, "regression %zu lane %zu: normal (%g %g %g), |n| = %.9Lg, error %.3Lg > "
+                  "%.3Lg", c, i, nv[0], nv[1], nv[2], on.len, on.err, tol_n);
             point_seg(qp, b0t, q.eb, db);
             point_seg(qp, a0t, q.ea, da);
             ld onb = ld_norm3(db[0], db[1], db[2]), toa = ld_norm3(da[0], da[1], da[2]);
@@ -2101,10 +2082,7 @@ static void acc_capsule_tri(const void *ctx)
     (void)ctx;
     enum { N = 128 };
     /* (the nested search costs about 4 ms a query: the CI budget) */
-    size_t total = t_count(384), done = 0, fails = 0, hits = 0, amb_n = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(384), done = 0, fails = 0, hits = 0, amb_n = 0;
     t_cap b;
     t_tri tr;
     t_hits h;

@@ -680,10 +680,7 @@ static void acc_meshes(const void *ctx)
 {
     (void)ctx;
     rng r = {0xACC9};
-    size_t total = t_count(600), done = 0, fails = 0, hits = 0;
-    const char *sc_env = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc_env)
-        total = (size_t)((double)total * atof(sc_env)) + 1;
+    size_t total = t_acc_count(600), done = 0, fails = 0, hits = 0;
     static const int fams[3] = {MESH_SOUP, MESH_HEIGHTFIELD, MESH_SLIVERS};
     acc_worst_q = 0;
     while (done < total && fails < 5) {

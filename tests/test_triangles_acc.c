@@ -385,10 +385,7 @@ static void acc_triangles(const void *ctx)
     const int kind = ctx ? *(const int *)ctx : 0;
     acc_worst_q = 0;
     const size_t N = 2048;
-    size_t total = t_count(kind ? 20000 : 60000), done = 0, fails = 0, hits = 0, amb_n = 0;
-    const char *sc = getenv("TOI_TEST_ACCURACY_SCALE");
-    if (sc)
-        total = (size_t)((double)total * atof(sc)) + 1;
+    size_t total = t_acc_count(kind ? 20000 : 60000), done = 0, fails = 0, hits = 0, amb_n = 0;
     t_sph s;
     t_tri tr;
     t_hits h;
