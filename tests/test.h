@@ -92,6 +92,16 @@ void t_spheres_alloc(t_sph *b, size_t n);
    (off < 24): every stream at one offset modulo 4 KiB, so that their elements crowd one L1
    set (the kernels then read them through a stage); freed with free(). */
 float *t_crowded(int k, size_t off, float **streams);
+/* Contiguous pairs on k <= 32 such streams (at a random offset), which the box and capsule
+   pair kernels read through a stage: im's results bit for bit the scalar reference's on the
+   same arrays, for 40,000 pairs (t_count) in batches of 1 to 600 (whole stages of 64 pairs a
+   third of the time, every tail), both flags, every output. gen draws one pair's k values
+   (stream j's in v[j]); call runs the query on streams f. */
+typedef void (*t_crowd_gen)(rng *r, float *v);
+typedef ptrdiff_t (*t_crowd_call)(const t_impl *im, size_t n, float *const *f, unsigned flags,
+                                  const toi_hits *out);
+void t_crowded_pairs(const t_impl *im, int k, uint64_t seed, t_crowd_gen gen,
+                     t_crowd_call call);
 void t_spheres_free(t_sph *b);
 
 /* triangle batches (unaligned like the spheres) */

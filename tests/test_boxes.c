@@ -542,50 +542,28 @@ static void case_contract(const void *ctx)
 #define MAXN 600
 
 /* Contiguous linear pairs whose 26 streams crowd one L1 set (all at one offset modulo 4 KiB),
-   which the SIMD face pass reads through a stage: bit for bit the scalar reference's on the
-   same arrays, for batch sizes 1 to 600 (stages of 64 pairs, every tail), both flags, every
-   output. */
-static void case_crowded(const void *ctx)
+   which the SIMD face pass reads through a stage (t_crowded_pairs). */
+static void crowd_gen(rng *r, float *v)
 {
-    const t_impl *im = ctx;
-    float *f[26];
-    rng r = {0xC40B};
-    float *blk = t_crowded(26, 1 + rng_below(&r, 20), f);
+    float P[NF], Q[NF];
+    box_gen(r, -1, P, Q);
+    for (int k = 0; k < 13; k++)
+        v[k] = P[k], v[13 + k] = Q[k];
+}
+
+static ptrdiff_t crowd_call(const t_impl *im, size_t n, float *const *f, unsigned flags,
+                            const toi_hits *out)
+{
     toi_boxes ba = {f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
                     f[12], NULL, NULL, NULL};
     toi_boxes bb = {f[13], f[14], f[15], f[16], f[17], f[18], f[19], f[20], f[21], f[22],
                     f[23], f[24], f[25], NULL, NULL, NULL};
-    t_hits ref, got;
-    t_hits_alloc(&ref, MAXN);
-    t_hits_alloc(&got, MAXN);
-    size_t done = 0, target = t_count(40000);
-    int bad = 0;
-    while (done < target && !bad) {
-        size_t n = rng_below(&r, 3) == 0 ? 64 * (1 + rng_below(&r, 9)) : 1 + rng_below(&r, MAXN);
-        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        for (size_t i = 0; i < n; i++) {
-            float P[NF], Q[NF];
-            box_gen(&r, -1, P, Q);
-            for (int k = 0; k < 13; k++)
-                f[k][i] = P[k], f[13 + k][i] = Q[k];
-        }
-        t_hits_fill(&ref, 0x5A);
-        t_hits_fill(&got, 0x5A);
-        ptrdiff_t want = run_boxes(&t_impls[0], n, &ba, &bb, flags, &ref.h);
-        ptrdiff_t have = run_boxes(im, n, &ba, &bb, flags, &got.h);
-        size_t at;
-        int k = t_hits_diff(&ref, &got, MAXN, &at);
-        if (k >= 0 || have != want) {
-            bad = 1;
-            CHECK(0, "n %zu flags %u: %s[%zu] differs from the scalar's (count %td vs %td)", n,
-                  flags, k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, have, want);
-        }
-        done += n;
-    }
-    printf("    %zu pairs on crowded streams, bit for bit the scalar's\n", done);
-    free(blk);
-    t_hits_free(&ref);
-    t_hits_free(&got);
+    return run_boxes(im, n, &ba, &bb, flags, out);
+}
+
+static void case_crowded(const void *ctx)
+{
+    t_crowded_pairs(ctx, 26, 0xC40B, crowd_gen, crowd_call);
 }
 
 static toi_hits pick(rng *r, const t_hits *h, size_t off)

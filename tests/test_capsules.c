@@ -638,49 +638,24 @@ static void case_pair_reject(const void *ctx)
 static void case_long_axis_pass(const void *ctx);
 
 /* Contiguous pairs whose twenty streams crowd one L1 set (all at one offset modulo 4 KiB),
-   which the SIMD kernels read through a stage: bit for bit the scalar reference's on the
-   same arrays, for batch sizes 1 to 600 (stages of 64 pairs, blocks of 256, every tail), both
-   flags, every output. */
-static void case_pair_crowded(const void *ctx)
+   which the SIMD kernels read through a stage (stages of 64 pairs, blocks of 256:
+   t_crowded_pairs). */
+static void pair_crowd_gen(rng *r, float *v)
 {
-    const t_impl *im = ctx;
-    enum { MAXN = 600 };
-    float *f[20];
-    rng r = {0xC40D};
-    float *blk = t_crowded(20, 1 + rng_below(&r, 20), f);
+    gen_capsule_pair(r, -1, v, v + 10);
+}
+
+static ptrdiff_t pair_crowd_call(const t_impl *im, size_t n, float *const *f, unsigned flags,
+                                 const toi_hits *out)
+{
     toi_capsules ca = {f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]};
     toi_capsules cb = {f[10], f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19]};
-    t_hits ref, got;
-    t_hits_alloc(&ref, MAXN);
-    t_hits_alloc(&got, MAXN);
-    size_t done = 0, target = t_count(40000);
-    int bad = 0;
-    while (done < target && !bad) {
-        size_t n = rng_below(&r, 3) == 0 ? 64 * (1 + rng_below(&r, 9)) : 1 + rng_below(&r, MAXN);
-        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        for (size_t i = 0; i < n; i++) {
-            float q[10], p[10];
-            gen_capsule_pair(&r, -1, q, p);
-            for (int k = 0; k < 10; k++)
-                f[k][i] = q[k], f[10 + k][i] = p[k];
-        }
-        t_hits_fill(&ref, 0x5A);
-        t_hits_fill(&got, 0x5A);
-        ptrdiff_t want = t_capsules(&t_impls[0], n, &ca, &cb, flags, &ref.h);
-        ptrdiff_t have = t_capsules(im, n, &ca, &cb, flags, &got.h);
-        size_t at;
-        int k = t_hits_diff(&ref, &got, MAXN, &at);
-        if (k >= 0 || have != want) {
-            bad = 1;
-            CHECK(0, "n %zu flags %u: %s[%zu] differs from the scalar's (count %td vs %td)", n,
-                  flags, k >= 0 ? t_out_name(k) : "-", k >= 0 ? at : 0, have, want);
-        }
-        done += n;
-    }
-    printf("    %zu pairs on crowded streams, bit for bit the scalar's\n", done);
-    free(blk);
-    t_hits_free(&ref);
-    t_hits_free(&got);
+    return t_capsules(im, n, &ca, &cb, flags, out);
+}
+
+static void case_pair_crowded(const void *ctx)
+{
+    t_crowded_pairs(ctx, 20, 0xC40D, pair_crowd_gen, pair_crowd_call);
 }
 
 /* The pair list (toi_sweep_capsule_pairs) is toi_sweep_capsules on the gathered pairs, bit

@@ -139,6 +139,46 @@ float *t_crowded(int k, size_t off, float **streams)
     return blk;
 }
 
+void t_crowded_pairs(const t_impl *im, int k, uint64_t seed, t_crowd_gen gen,
+                     t_crowd_call call)
+{
+    enum { MAXN = 600 };
+    float *f[32];
+    rng r = {seed};
+    float *blk = t_crowded(k, 1 + rng_below(&r, 20), f);
+    t_hits ref, got;
+    t_hits_alloc(&ref, MAXN);
+    t_hits_alloc(&got, MAXN);
+    size_t done = 0, target = t_count(40000);
+    int bad = 0;
+    while (done < target && !bad) {
+        size_t n = rng_below(&r, 3) == 0 ? 64 * (1 + rng_below(&r, 9)) : 1 + rng_below(&r, MAXN);
+        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
+        for (size_t i = 0; i < n; i++) {
+            float v[32];
+            gen(&r, v);
+            for (int j = 0; j < k; j++)
+                f[j][i] = v[j];
+        }
+        t_hits_fill(&ref, 0x5A);
+        t_hits_fill(&got, 0x5A);
+        ptrdiff_t want = call(&t_impls[0], n, f, flags, &ref.h);
+        ptrdiff_t have = call(im, n, f, flags, &got.h);
+        size_t at;
+        int o = t_hits_diff(&ref, &got, MAXN, &at);
+        if (o >= 0 || have != want) {
+            bad = 1;
+            CHECK(0, "n %zu flags %u: %s[%zu] differs from the scalar's (count %td vs %td)", n,
+                  flags, o >= 0 ? t_out_name(o) : "-", o >= 0 ? at : 0, have, want);
+        }
+        done += n;
+    }
+    printf("    %zu pairs on crowded streams, bit for bit the scalar's\n", done);
+    free(blk);
+    t_hits_free(&ref);
+    t_hits_free(&got);
+}
+
 void t_spheres_alloc(t_sph *b, size_t n)
 {
     for (int k = 0; k < 7; k++) {
