@@ -1264,9 +1264,8 @@ TOI_VINLINE vm capsule_scan_live(const void *qv, const vf Tv[9], float tb, vm la
 typedef struct cap_tail {
     uint32_t slot[2 * VW], tri[2 * VW]; /* entries: pending capsule, triangle */
     size_t n;
-    size_t q[VW];      /* pending capsules: index, */
-    float cap[10][VW]; /* its ten inputs (toi_capsules' order), */
-    uint32_t win[VW];  /* its winner so far and that winner's time */
+    uint32_t q[VW];   /* pending capsules: index (a call has at most TOI_RUN, api.c), */
+    uint32_t win[VW]; /* its winner so far and that winner's time */
     float bt[VW];
     size_t np;
 } cap_tail;
@@ -1274,20 +1273,17 @@ typedef struct cap_tail {
 /* The tail's first cnt entries computed (lanes past cnt repeat entry 0, left out), each hit
    offered to its capsule's winner. Out of line: the scan's loop stays small. */
 static __attribute__((noinline)) void cap_tail_run(cap_tail *tl, size_t cnt,
+                                                   const toi_capsules *C,
                                                    const float *const ts[9], vm all_overlaps,
                                                    vm cull_on)
 {
     uint32_t cs[VW], g[VW];
     for (size_t k = 0; k < VW; k++) {
         const size_t e = k < cnt ? k : 0;
-        cs[k] = tl->slot[e];
+        cs[k] = tl->q[tl->slot[e]];
         g[k] = tl->tri[e];
     }
-    /* the lanes' capsules from their slots' copies: indices that fit 32 bits whatever the
-       batch's size */
-    const toi_capsules S = {tl->cap[0], tl->cap[1], tl->cap[2], tl->cap[3], tl->cap[4],
-                            tl->cap[5], tl->cap[6], tl->cap[7], tl->cap[8], tl->cap[9]};
-    const vcap Cp = vcap_gather(&S, cs, VW);
+    const vcap Cp = vcap_gather(C, cs, VW);
     vf Tv[9];
     for (int k = 0; k < 9; k++)
         Tv[k] = vgather(ts[k], g);
@@ -1326,11 +1322,7 @@ static inline size_t cap_tail_add(cap_tail *tl, size_t i, uint32_t win, float bt
                                   const toi_hits *out, int full, win_queue *wq)
 {
     const uint32_t s = (uint32_t)tl->np++;
-    const float *const src[10] = {C->x0, C->y0, C->z0, C->x1, C->y1,
-                                  C->z1, C->vx, C->vy, C->vz, C->r};
-    tl->q[s] = i;
-    for (int c = 0; c < 10; c++)
-        tl->cap[c][s] = src[c][i];
+    tl->q[s] = (uint32_t)i;
     tl->win[s] = win;
     tl->bt[s] = bt;
     for (size_t k = 0; k < cnt; k++) {
@@ -1339,7 +1331,7 @@ static inline size_t cap_tail_add(cap_tail *tl, size_t i, uint32_t win, float bt
     }
     if (tl->n < VW)
         return 0;
-    cap_tail_run(tl, VW, ts, all_overlaps, cull_on);
+    cap_tail_run(tl, VW, C, ts, all_overlaps, cull_on);
     /* the entries left are capsule i's: it stays pending, the others are done */
     const size_t left = tl->n - VW;
     size_t hits = cap_tail_end(tl, left ? s : tl->np, C, ts, all_overlaps, cull_on, out, full,
@@ -1347,8 +1339,6 @@ static inline size_t cap_tail_add(cap_tail *tl, size_t i, uint32_t win, float bt
     tl->np = 0;
     if (left) {
         tl->q[0] = tl->q[s];
-        for (int c = 0; c < 10; c++)
-            tl->cap[c][0] = tl->cap[c][s];
         tl->win[0] = tl->win[s];
         tl->bt[0] = tl->bt[s];
         tl->np = 1;
@@ -1408,7 +1398,7 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
     for (size_t i = 0; i < n; i++)
         hits += capsule_set_one(C, i, ntris, ts, all_overlaps, cull_on, out, full, &wq, &tl);
     if (tl.n)
-        cap_tail_run(&tl, tl.n, ts, all_overlaps, cull_on);
+        cap_tail_run(&tl, tl.n, C, ts, all_overlaps, cull_on);
     hits += cap_tail_end(&tl, tl.np, C, ts, all_overlaps, cull_on, out, full, &wq);
     capsule_win_flush(&wq, C, all_overlaps, cull_on, out, full);
     return vdone(hits);
