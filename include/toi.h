@@ -57,12 +57,14 @@ typedef struct toi_hits {
     uint32_t *TOI_RESTRICT index;   /* written by queries against a set (obstacle hit) */
     uint8_t *TOI_RESTRICT feature;  /* written by triangle queries (face / edge / vertex hit) */
     /* Exit time, written by the sphere-sphere queries (pairs and pair lists), the
-       sphere-plane query and the box queries (docs/boxes.md); every other query leaves this
-       array untouched. For a hit: the end
+       sphere-plane query, the box queries (docs/boxes.md) and the capsule-sphere,
+       capsule-plane and capsule pair queries (docs/capsules.md); the triangle, set and mesh
+       queries leave this array untouched. For a hit: the end
        of the contact interval that contains t along the (extended) linear motion, i.e. the
        time the pair stops touching: two spheres, the later time |relative centre| = R (the
        larger root); a sphere and a plane, the time it rises through n.x = d + r, leaving the
-       plane's r-slab toward the front side. Always >= t, possibly > 1, +INFINITY when the
+       plane's r-slab toward the front side; a capsule, the time its segment's distance rises
+       back through R. Always >= t, possibly > 1, +INFINITY when the
        pair never separates (no relative motion; a sphere moving into the plane's solid side
        or parallel to the plane). A hit at t = 0 with TOI_ALL_OVERLAPS reports the same: the
        time the touching pair separates, 0 when it touches at t = 0 only and moves apart.
@@ -228,7 +230,9 @@ typedef struct toi_capsules {
    the obstacle and R = the sum of radii. Normal: unit vector from the obstacle's nearest point
    toward the capsule's segment at t; point: the obstacle's point nearest the segment; depth
    at t = 0. A capsule with p0 = p1 returns bit for bit what the sphere query returns for the
-   sphere (p0, v, r). They leave index, feature and t_exit untouched. */
+   sphere (p0, v, r). The capsule-sphere, capsule-plane and capsule pair queries below write
+   t_exit (the time f rises back through R, as for spheres; against the plane, the lower
+   end's); index and feature are left untouched. */
 
 /* pair i: capsule c[i] vs sphere s[i] */
 TOI_API ptrdiff_t toi_sweep_capsules_spheres(size_t n, const toi_capsules *c,

@@ -2,7 +2,9 @@
    on [0,1], then bisection for the first crossing of R; for the exit, a doubling step past
    the contact interval, then bisection for the last crossing. */
 #include "oracle.h"
+#include "test.h"
 
+#include <float.h>
 #include <math.h>
 
 ld ld_abs(ld x) { return x < 0 ? -x : x; }
@@ -99,4 +101,38 @@ ld oracle_last_contact(oracle_fn f, const void *q, ld R, ld t_in)
             hi = mid;
     }
     return lo;
+}
+
+/* The exit time te of the result t: TOI_NO_HIT for a miss; for a hit at least t, and
+   between the shrunk pair's exit (from its first contact hs; t when it has none) and the
+   grown pair's, each widened by the float rounding of the result. An exit beyond the float
+   range reads +inf. qs and qg: the query for the shrunk and the grown bound (the plane's
+   exit also allows its normal speed changed by the margin; two spheres: both q). */
+int oracle_exit_check(oracle_fn f, const void *qs, const void *qg, ld R, ld delta, oracle_hit hs,
+                      oracle_hit hg, float t, float te, const char *what, size_t i)
+{
+    if (t == TOI_NO_HIT) {
+        if (te != TOI_NO_HIT)
+            CHECK(0, "%s %zu: miss but t_exit = %.9g", what, i, te);
+        return te == TOI_NO_HIT;
+    }
+    if (!(te >= t)) {
+        CHECK(0, "%s %zu: t_exit = %.9g before t = %.9g", what, i, te, t);
+        return 0;
+    }
+    if (!hg.hit)
+        return 1; /* an accepted tangential hit: no exit to compare with */
+    ld hi = oracle_last_contact(f, qg, R + delta, hg.t);
+    ld lo = hs.hit && f(qs, hs.t) <= R - delta ? oracle_last_contact(f, qs, R - delta, hs.t)
+                                               : (ld)t;
+    ld fmax = (ld)FLT_MAX, eps = (ld)FLT_EPSILON;
+    if (hi > fmax)
+        hi = INFINITY;
+    int ok = lo > fmax ? te == INFINITY
+                       : te >= lo - 2 * eps * (lo > 1 ? lo : 1) &&
+                             te <= hi + 2 * eps * (hi > 1 ? hi : 1);
+    if (!ok)
+        CHECK(0, "%s %zu: t_exit = %.9g outside [%.9Lg, %.9Lg] (t = %.9g)", what, i, te, lo, hi,
+              t);
+    return ok;
 }

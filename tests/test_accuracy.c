@@ -77,41 +77,6 @@ static int check_t(oracle_fn f, const void *q, ld R, ld delta, ld slope0, int am
     return ok;
 }
 
-/* The exit time te of the result t: TOI_NO_HIT for a miss; for a hit at least t, and
-   between the shrunk pair's exit (from its first contact hs; t when it has none) and the
-   grown pair's, each widened by the float rounding of the result. An exit beyond the float
-   range reads +inf. qs and qg: the query for the shrunk and the grown bound (the plane's
-   exit also allows its normal speed changed by the margin; two spheres: both q). */
-static int check_exit(oracle_fn f, const void *qs, const void *qg, ld R, ld delta,
-                      oracle_hit hs, oracle_hit hg, float t, float te, const char *what,
-                      size_t i)
-{
-    if (t == TOI_NO_HIT) {
-        if (te != TOI_NO_HIT)
-            CHECK(0, "%s %zu: miss but t_exit = %.9g", what, i, te);
-        return te == TOI_NO_HIT;
-    }
-    if (!(te >= t)) {
-        CHECK(0, "%s %zu: t_exit = %.9g before t = %.9g", what, i, te, t);
-        return 0;
-    }
-    if (!hg.hit)
-        return 1; /* an accepted tangential hit: no exit to compare with */
-    ld hi = oracle_last_contact(f, qg, R + delta, hg.t);
-    ld lo = hs.hit && f(qs, hs.t) <= R - delta ? oracle_last_contact(f, qs, R - delta, hs.t)
-                                               : (ld)t;
-    ld fmax = (ld)FLT_MAX;
-    if (hi > fmax)
-        hi = INFINITY;
-    int ok = lo > fmax ? te == INFINITY
-                       : te >= lo - 2 * EPS * (lo > 1 ? lo : 1) &&
-                             te <= hi + 2 * EPS * (hi > 1 ? hi : 1);
-    if (!ok)
-        CHECK(0, "%s %zu: t_exit = %.9g outside [%.9Lg, %.9Lg] (t = %.9g)", what, i, te, lo, hi,
-              t);
-    return ok;
-}
-
 static void print_q(const float *v, int n)
 {
     printf("    inputs:");
@@ -164,8 +129,8 @@ static void acc_spheres(const void *ctx)
             oracle_hit hs, hg;
             int ok = check_t(sphere_f, &q, R, delta, lv, amb, flags, t, "pair", done + i, &hs,
                              &hg);
-            ok = ok && check_exit(sphere_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i], "pair",
-                                  done + i);
+            ok = ok && oracle_exit_check(sphere_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i],
+                                         "pair", done + i);
             if (ok && t != TOI_NO_HIT) {
                 st.hits++;
                 ld tt = t, d[3];
@@ -256,8 +221,8 @@ static void acc_plane(const void *ctx)
             /* near-tangential motion: the exit, unlike t in [0, 1], moves with the error in
                n.v (FLT_EPSILON |v|), so the bounds also change n.v by the tangential margin */
             plane_q qs = {q.s0, q.sv + 2 * 64 * EPS * vl}, qg = {q.s0, q.sv - 2 * 64 * EPS * vl};
-            ok = ok && check_exit(plane_f, &qs, &qg, r0, delta, hs, hg, t, h.t_exit[i],
-                                  "sphere", done + i);
+            ok = ok && oracle_exit_check(plane_f, &qs, &qg, r0, delta, hs, hg, t, h.t_exit[i],
+                                         "sphere", done + i);
             if (ok && t != TOI_NO_HIT) {
                 hits++;
                 ld tt = t, st = q.s0 + tt * q.sv, perr = 0;
@@ -377,8 +342,8 @@ static void acc_exit_magnitudes(const void *ctx)
             oracle_hit hs, hg;
             int ok = check_t(sphere_f, &q, R, delta, lv, amb, flags, t, "pair", done + i, &hs,
                              &hg) &&
-                     check_exit(sphere_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i], "pair",
-                                done + i);
+                     oracle_exit_check(sphere_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i],
+                                       "pair", done + i);
             hits += t != TOI_NO_HIT;
             beyond += h.t_exit[i] == INFINITY && t != TOI_NO_HIT;
             if (!ok) {
@@ -404,8 +369,8 @@ static void acc_exit_magnitudes(const void *ctx)
             plane_q qg = {pq.s0, pq.sv - 2 * 64 * EPS * vl};
             ok = check_t(plane_f, &pq, r0, delta, pq.sv, amb, flags, t, "sphere", done + i, &hs,
                          &hg) &&
-                 check_exit(plane_f, &qs, &qg, r0, delta, hs, hg, t, hp.t_exit[i], "sphere",
-                            done + i);
+                 oracle_exit_check(plane_f, &qs, &qg, r0, delta, hs, hg, t, hp.t_exit[i],
+                                   "sphere", done + i);
             hits += t != TOI_NO_HIT;
             beyond += hp.t_exit[i] == INFINITY && t != TOI_NO_HIT;
             if (!ok) {

@@ -37,6 +37,8 @@ static void group_end(const char *what)
 #define GOLDEN_CAPSULES 0xc110db973ff55f69ull
 #define GOLDEN_CAPSULE_PAIRS 0x678f63d42f3c7684ull
 #define GOLDEN_CAPSULE_LIST 0xb69a781bd6574eeeull /* the pair list */
+/* t_exit of the capsule-sphere, capsule-plane, capsule pair and pair-list calls above */
+#define GOLDEN_CAPSULE_EXIT 0x3d9a4a72fe834007ull
 #define GOLDEN_CAPSULE_TRIS 0x0caab19258088569ull
 #define GOLDEN_CAPSULE_TRI_SET 0x321758adf7178561ull
 
@@ -235,9 +237,10 @@ typedef struct hand {
 
 static int near(float got, float want) { return fabsf(got - want) <= 2e-6f * (1 + fabsf(want)); }
 
-/* kind 0: against the sphere c->sph; 1: against the plane P; 2: against the capsule cap2 */
+/* kind 0: against the sphere c->sph; 1: against the plane P; 2: against the capsule cap2.
+   te: the exit time (toi_hits.t_exit) to expect, or NULL (then a hit's is only >= t). */
 static void check_hand_k(const t_impl *im, const hand *c, int kind, const toi_plane *P,
-                         const float *cap2, int id)
+                         const float *cap2, const float *te, int id)
 {
     const int plane = kind == 1;
     t_cap b, b2;
@@ -295,11 +298,23 @@ static void check_hand_k(const t_impl *im, const hand *c, int kind, const toi_pl
               c->depth);
     }
     CHECK(ret == (hit ? 2 : 0), "case %d: returned %td, want %d", id, ret, hit ? 2 : 0);
-    /* index, feature and t_exit untouched */
+    /* t_exit: TOI_NO_HIT on a miss; on a hit at least t, and te when given */
+    for (size_t i = 0; i < N; i++) {
+        float got = h.t_exit[i];
+        if (!(hit && i % 2 == 0 && i > 0)) {
+            CHECK(got == TOI_NO_HIT, "case %d lane %zu: t_exit = %.9g, want a miss", id, i,
+                  got);
+            continue;
+        }
+        CHECK(got >= h.f[0][i], "case %d: t_exit = %.9g before t = %.9g", id, got, h.f[0][i]);
+        if (te)
+            CHECK(*te == INFINITY ? got == INFINITY : near(got, *te),
+                  "case %d: t_exit = %.9g, want %.9g", id, got, *te);
+    }
+    /* index and feature untouched */
     for (size_t i = 0; i < N; i++)
-        CHECK(h.index[i] == 0xA5A5A5A5u && h.feature[i] == 0xA5 &&
-                  float_bits(h.t_exit[i]) == 0xA5A5A5A5u,
-              "case %d: index, feature or t_exit written", id);
+        CHECK(h.index[i] == 0xA5A5A5A5u && h.feature[i] == 0xA5,
+              "case %d: index or feature written", id);
     cap_free(&b);
     cap_free(&b2);
     t_spheres_free(&s);
@@ -309,7 +324,7 @@ static void check_hand_k(const t_impl *im, const hand *c, int kind, const toi_pl
 
 static void check_hand(const t_impl *im, const hand *c, int plane, const toi_plane *P, int id)
 {
-    check_hand_k(im, c, plane, P, NULL, id);
+    check_hand_k(im, c, plane, P, NULL, NULL, id);
 }
 
 #define NOHIT TOI_NO_HIT
@@ -435,6 +450,33 @@ static const hand_cc pair_cases[] = {
       0}},
 };
 
+/* Exit times of cases above (kind as check_hand_k, the case's index in its table): the end
+   of the contact interval, along the extended motion. */
+static const struct {
+    int kind, c;
+    float te;
+} exit_cases[] = {
+    {0, 0, 1.0f},      /* the cylinder: the axis from 1 above the centre to 1 below */
+    {0, 1, 1.25f},     /* along the axis: p1's ball leaves last, beyond the step */
+    {0, 5, 1.5f},      /* overlapping the cylinder at t = 0, leaving it at z = -1 */
+    {0, 7, 0.5f},      /* touching at t = 0 and separating (every overlap) */
+    {0, 9, INFINITY},  /* not moving */
+    {0, 10, INFINITY}, /* the centre on the segment, not moving */
+    {0, 12, 1.25f},    /* both moving, closing at 4 */
+    {0, 13, 0.75f},    /* p0 = p1: the sphere query's */
+    {1, 1, INFINITY},  /* sliding along the floor */
+    {1, 3, INFINITY},  /* falling into it */
+    {1, 7, 0.25f},     /* lifted: the lower end rises through r */
+    {1, 8, INFINITY},
+    {2, 0, 1.0f},      /* the face: through the other side of the slab */
+    {2, 1, 1.5f},      /* parallel segments */
+    {2, 4, 3.5f},      /* end to end: A's p1 leaves B's p0 */
+    {2, 5, 1.25f},     /* the T: A's p0 leaves B's segment */
+    {2, 9, 0.5f},      /* touching at t = 0 and separating */
+    {2, 11, INFINITY}, /* crossing segments at rest */
+    {2, 13, 0.625f},   /* both moving */
+};
+
 static void case_hand(const void *ctx)
 {
     const t_impl *im = ctx;
@@ -444,10 +486,16 @@ static void case_hand(const void *ctx)
     for (size_t c = 0; c < sizeof plane_cases / sizeof plane_cases[0]; c++)
         check_hand(im, &plane_cases[c], 1, &floor, 100 + (int)c);
     for (size_t c = 0; c < sizeof pair_cases / sizeof pair_cases[0]; c++)
-        check_hand_k(im, &pair_cases[c].h, 2, NULL, pair_cases[c].b, 200 + (int)c);
+        check_hand_k(im, &pair_cases[c].h, 2, NULL, pair_cases[c].b, NULL, 200 + (int)c);
+    for (size_t x = 0; x < sizeof exit_cases / sizeof exit_cases[0]; x++) {
+        const int k = exit_cases[x].kind, c = exit_cases[x].c;
+        const hand *h = k == 0 ? &sphere_cases[c] : k == 1 ? &plane_cases[c] : &pair_cases[c].h;
+        check_hand_k(im, h, k, &floor, k == 2 ? pair_cases[c].b : NULL, &exit_cases[x].te,
+                     300 + (int)x);
+    }
 }
 
-/* p0 = p1: bit for bit the sphere query (without t_exit), count included. */
+/* p0 = p1: bit for bit the sphere query (t_exit too), count included. */
 static void case_sphere_equivalence(const void *ctx)
 {
     const t_impl *im = ctx;
@@ -481,7 +529,6 @@ static void case_sphere_equivalence(const void *ctx)
         t_hits_fill(&hc, 0x3C);
         t_hits_fill(&hs, 0x3C);
         toi_hits oc = hc.h, os = hs.h;
-        oc.t_exit = os.t_exit = NULL;
         size_t n = 1 + rng_below(&r, N);
         ptrdiff_t rc = plane ? t_capsules_plane(im, n, &b.c, &P, flags, &oc)
                              : t_capsules_spheres(im, n, &b.c, &s.s, flags, &oc);
@@ -506,7 +553,7 @@ static void case_sphere_equivalence(const void *ctx)
 }
 
 /* Capsule pairs with B a point: bit for bit the capsule-sphere query; both points: the
-   sphere query. */
+   sphere query (t_exit too). */
 static void case_pair_equivalence(const void *ctx)
 {
     const t_impl *im = ctx;
@@ -542,7 +589,6 @@ static void case_pair_equivalence(const void *ctx)
         t_hits_fill(&hc, 0x3C);
         t_hits_fill(&hs, 0x3C);
         toi_hits oc = hc.h, os = hs.h;
-        oc.t_exit = os.t_exit = NULL;
         size_t n = 1 + rng_below(&r, N);
         ptrdiff_t rc = t_capsules(im, n, &a.c, &b.c, flags, &oc);
         ptrdiff_t rs = both ? t_spheres(im, n, &sa.s, &sb.s, flags, &os)
@@ -1002,10 +1048,13 @@ static void case_long_axis_pass(const void *ctx)
 
 /* hit / miss and t against the shrunk and grown radii (test_accuracy.c's rule) */
 static int judge_t(oracle_fn f, const void *q, ld R, ld delta, ld slope0, int amb,
-                   unsigned flags, float t, const char *what, size_t i)
+                   unsigned flags, float t, const char *what, size_t i, oracle_hit *phs,
+                   oracle_hit *phg)
 {
     oracle_hit hs = oracle_first_contact(f, q, R - delta, slope0, flags & TOI_ALL_OVERLAPS);
     oracle_hit hg = oracle_first_contact(f, q, R + delta, slope0, flags & TOI_ALL_OVERLAPS);
+    if (phs)
+        *phs = hs, *phg = hg;
     int hit = t != TOI_NO_HIT, ok = 1;
     if (!amb && hs.hit && !hit) {
         CHECK(0, "%s %zu: false miss (shrunk pair hits at t = %.9Lg)", what, i, hs.t);
@@ -1120,8 +1169,11 @@ static void acc_capsule_sphere(const void *ctx)
             int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
             amb_n += amb;
             float t = h.f[0][i];
+            oracle_hit hs, hg;
             int ok = judge_t(seg_f, &q, R, delta, slope, amb, flags, t, "capsule-sphere",
-                             done + i);
+                             done + i, &hs, &hg);
+            ok = ok && oracle_exit_check(seg_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i],
+                                         "capsule-sphere", done + i);
             if (ok && t != TOI_NO_HIT) {
                 hits++;
                 ld d[3];
@@ -1212,8 +1264,14 @@ static void acc_capsule_plane(const void *ctx)
             ld delta = 64 * EPS * S;
             int amb = ld_abs(q.sv) < 2 * 64 * EPS * vl && q.s0 <= r0 + delta;
             float t = h.f[0][i];
+            oracle_hit hs, hg;
             int ok = judge_t(plane_f, &q, r0, delta, q.sv, amb, flags, t, "capsule-plane",
-                             done + i);
+                             done + i, &hs, &hg);
+            /* the exit moves with the error in n.v (FLT_EPSILON |v|): its bounds change n.v
+               by the tangential margin, as the sphere-plane group's */
+            plane_q qs = {q.s0, q.sv + 2 * 64 * EPS * vl}, qg = {q.s0, q.sv - 2 * 64 * EPS * vl};
+            ok = ok && oracle_exit_check(plane_f, &qs, &qg, r0, delta, hs, hg, t, h.t_exit[i],
+                                         "capsule-plane", done + i);
             if (ok && t != TOI_NO_HIT) {
                 hits++;
                 /* the point below the lower end; below either end where they are equally
@@ -1377,8 +1435,11 @@ static void acc_capsule_pair(const void *ctx)
             int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
             amb_n += amb;
             float t = h.f[0][i];
+            oracle_hit hs, hg;
             int ok = judge_t(pair_f, &q, R, delta, slope, amb, flags, t, "capsule-capsule",
-                             done + i);
+                             done + i, &hs, &hg);
+            ok = ok && oracle_exit_check(pair_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i],
+                                         "capsule-capsule", done + i);
             if (ok && t != TOI_NO_HIT) {
                 hits++;
                 ld d[3];
@@ -1612,7 +1673,7 @@ static void case_golden(const void *ctx)
     t_spheres_alloc(&s, GN);
     t_hits_alloc(&o, GN);
     uint32_t *ia = malloc(GN * sizeof *ia), *ib = malloc(GN * sizeof *ib);
-    uint64_t h = 0xcbf29ce484222325ull, h2 = h, h3 = h;
+    uint64_t h = 0xcbf29ce484222325ull, h2 = h, h3 = h, hx = h; /* hx: every t_exit */
     for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
         rng r = {0xC0DE + flags};
         for (size_t i = 0; i < GN; i++) {
@@ -1626,6 +1687,7 @@ static void case_golden(const void *ctx)
         for (int k = 0; k < T_NOUT; k++)
             h = fnv(h, o.f[k], GN * sizeof(float));
         h = fnv(h, &ret, sizeof ret);
+        hx = fnv(hx, o.t_exit, GN * sizeof(float));
         for (size_t j = 0; j < 10; j++) {
             toi_plane P;
             gen_plane(&r, &P);
@@ -1638,6 +1700,7 @@ static void case_golden(const void *ctx)
             for (int k = 0; k < T_NOUT; k++)
                 h = fnv(h, o.f[k], GN / 10 * sizeof(float));
             h = fnv(h, &ret, sizeof ret);
+            hx = fnv(hx, o.t_exit, GN / 10 * sizeof(float));
         }
         /* capsule pairs: a hash of their own */
         for (size_t i = 0; i < GN; i++) {
@@ -1650,6 +1713,7 @@ static void case_golden(const void *ctx)
         for (int k = 0; k < T_NOUT; k++)
             h2 = fnv(h2, o.f[k], GN * sizeof(float));
         h2 = fnv(h2, &ret, sizeof ret);
+        hx = fnv(hx, o.t_exit, GN * sizeof(float));
         /* the pair list: those capsules as 2 GN bodies, random pairs of them */
         for (size_t i = 0; i < GN; i++)
             for (int k = 0; k < 10; k++)
@@ -1662,15 +1726,19 @@ static void case_golden(const void *ctx)
         for (int k = 0; k < T_NOUT; k++)
             h3 = fnv(h3, o.f[k], GN * sizeof(float));
         h3 = fnv(h3, &ret, sizeof ret);
+        hx = fnv(hx, o.t_exit, GN * sizeof(float));
     }
-    printf("    %s: 0x%016llx, capsule pairs 0x%016llx, pair list 0x%016llx\n", im->name,
-           (unsigned long long)h, (unsigned long long)h2, (unsigned long long)h3);
+    printf("    %s: 0x%016llx, capsule pairs 0x%016llx, pair list 0x%016llx, exits 0x%016llx\n",
+           im->name, (unsigned long long)h, (unsigned long long)h2, (unsigned long long)h3,
+           (unsigned long long)hx);
     CHECK(h == GOLDEN_CAPSULES, "%s hashes to 0x%016llx, golden 0x%016llx", im->name,
           (unsigned long long)h, (unsigned long long)GOLDEN_CAPSULES);
     CHECK(h2 == GOLDEN_CAPSULE_PAIRS, "%s: capsule pairs hash to 0x%016llx, golden 0x%016llx",
           im->name, (unsigned long long)h2, (unsigned long long)GOLDEN_CAPSULE_PAIRS);
     CHECK(h3 == GOLDEN_CAPSULE_LIST, "%s: the pair list hashes to 0x%016llx, golden 0x%016llx",
           im->name, (unsigned long long)h3, (unsigned long long)GOLDEN_CAPSULE_LIST);
+    CHECK(hx == GOLDEN_CAPSULE_EXIT, "%s: the exit times hash to 0x%016llx, golden 0x%016llx",
+          im->name, (unsigned long long)hx, (unsigned long long)GOLDEN_CAPSULE_EXIT);
     cap_free(&b);
     cap_free(&b2);
     cap_free(&bl);
@@ -2090,7 +2158,7 @@ static void acc_capsule_tri(const void *ctx)
             amb_n += amb;
             float t = h.f[0][i];
             int ok = judge_t(ct_f, &q, R, delta, slope, amb, flags, t, "capsule-triangle",
-                             done + i);
+                             done + i, NULL, NULL);
             if (ok && t != TOI_NO_HIT) {
                 hits++;
                 /* the point: on the triangle, and as near the segment at t as f(t), within

@@ -104,6 +104,90 @@ TOI_SCALAR_INLINE float cylinder_time(vec3 l0, vec3 e, float ee, vec3 w, float R
     return cylinder_entry(l0, e, ee, w, RR, &c, &pe);
 }
 
+/* ---- exit times (toi_hits.t_exit) ----
+   The R-neighbourhood of the segment (of the parallelogram, for two capsules) is convex, so
+   the path l + t v lies in it over one interval, and that interval ends at the latest exit
+   among the pieces the path meets: an end ball's larger root where the path meets the ball
+   (discriminant >= 0), a cylinder's larger root where the path leaves it through its side
+   (the foot within the segment: else it leaves through a cap, which lies in an end ball),
+   and the face slab's exit where the foot there lies inside the face. A piece the path does
+   not leave that way counts -inf. Where no piece exists but the balls (segments shorter than
+   TOI_MIN_DIR2 and no face: points, up to rounding) each ball's larger root counts as the
+   sphere query's (scalar/spheres.c: a discriminant below 0 counts as 0), so p0 = p1 gives the
+   sphere query's t_exit bit for bit. Tiny motion (v.v below TOI_EXIT_MIN_A) is solved with v
+   scaled by the power of two k that brings |v|_1 to [1, 2), the time multiplied back by k;
+   no motion at all never separates (+inf). The exit is at least t. */
+
+/* v rescaled for the exit when v.v is below TOI_EXIT_MIN_A (*k the factor, else 1); 0 when
+   there is no motion at all. */
+TOI_SCALAR_INLINE int exit_motion(vec3 *v, float *k)
+{
+    *k = 1.0f;
+    if (dot3(*v, *v) >= TOI_EXIT_MIN_A)
+        return 1;
+    *k = toi_scalar_pow2_scale((fabsf(v->x) + fabsf(v->y)) + fabsf(v->z));
+    *v = mul3(*v, *k);
+    return dot3(*v, *v) != 0.0f;
+}
+
+/* An end ball's exit: the sphere query's larger root (its operations, in its order), -inf
+   where the path misses the ball unless every ball counts (any). */
+TOI_SCALAR_INLINE float ball_exit(vec3 l, vec3 v, float RR, int any)
+{
+    float c = dot3(l, l) - RR;
+    float a = dot3(v, v);
+    float b = dot3(l, v);
+    vec3 cr = cross3(l, v);
+    float disc = a * RR - dot3(cr, cr);
+    float sd = disc > 0.0f ? sqrtf(disc) : 0.0f;
+    float te = b <= 0.0f ? (sd - b) / a : c / (-b - sd);
+    return (any | (disc >= 0.0f)) ? te : -INFINITY;
+}
+
+/* A cylinder's exit (cylinder_entry's frame: axis V0 + u e, the centre moving by w): the
+   larger root of its quadratic in the stable form for each sign of b, where the foot there
+   lies within the segment; -inf otherwise (no segment, motion along the axis, the path
+   missing the cylinder, or leaving it through a cap). */
+TOI_SCALAR_INLINE float cylinder_exit(vec3 V0, vec3 e, float ee, vec3 w, float rr)
+{
+    int edge_ok = ee >= TOI_MIN_DIR2;
+    float pe = dot3(V0, e), we = dot3(w, e);
+    float k = 1.0f / ee;
+    vec3 P = sub3(V0, mul3(e, pe * k)), wp = sub3(w, mul3(e, we * k));
+    float aw = dot3(wp, wp);
+    float b = dot3(P, wp);
+    float c = dot3(P, P) - rr;
+    vec3 cr = cross3(P, wp);
+    float disc = aw * rr - dot3(cr, cr);
+    float sd = sqrtf(disc);
+    float te = b >= 0.0f ? (sd + b) / aw : c / (b - sd);
+    float sn = te * we - pe;
+    int side = (sn >= 0.0f) & (sn <= ee);
+    return (edge_ok & (aw > 0.0f) & (disc >= 0.0f) & side) ? te : -INFINITY;
+}
+
+/* The later of te and x (te kept on ties and where x is NaN). */
+static inline float later(float te, float x)
+{
+    return x > te ? x : te;
+}
+
+/* A capsule-sphere pair's exit (scaled units; the segment l0 -> l1 = l0 + e, ee = e.e),
+   for a hit at t. */
+TOI_SCALAR_INLINE float segment_exit(vec3 l0, vec3 l1, vec3 e, float ee, vec3 v, float RR,
+                                     float t)
+{
+    float k;
+    if (!exit_motion(&v, &k))
+        return INFINITY;
+    int any = !(ee >= TOI_MIN_DIR2);
+    float te = ball_exit(l0, v, RR, any);
+    te = later(te, ball_exit(l1, v, RR, any));
+    te = later(te, cylinder_exit(l0, e, ee, (vec3){-v.x, -v.y, -v.z}, RR));
+    te = te * k;
+    return te > t ? te : t;
+}
+
 /* The vector from the centre to the segment's point nearest it, for the segment
    D + u e (D = l0 + t v, D1 = l1 + t v its other end), by the Voronoi region of the centre. */
 TOI_SCALAR_INLINE vec3 nearest_on_segment(vec3 D, vec3 D1, vec3 e, float ee)
@@ -131,7 +215,7 @@ static inline capsule load_capsule(const toi_capsules *c, size_t i)
 }
 
 TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, int full,
-                                           toi_result *res)
+                                           toi_result *res, float *t_exit)
 {
     float lx = A.p0.x - B.p.x, ly = A.p0.y - B.p.y, lz = A.p0.z - B.p.z;
     float vx = A.v.x - B.v.x, vy = A.v.y - B.v.y, vz = A.v.z - B.v.z;
@@ -171,6 +255,8 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
             return 0;
     }
     res->t = t;
+    if (t_exit)
+        *t_exit = segment_exit(l0, l1, e, ee, v, RR, t);
     if (!full)
         return 1;
 
@@ -198,24 +284,37 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
     return 1;
 }
 
-size_t toi_scalar_sweep_capsules_spheres(size_t n, const toi_capsules *C, const toi_spheres *S,
-                                         unsigned flags, const toi_hits *out)
+/* The batch loops, with want_exit a constant in each copy (as the sphere queries'). */
+static inline size_t capsule_sphere_loop(size_t n, const toi_capsules *C, const toi_spheres *S,
+                                         unsigned flags, const toi_hits *out, int want_exit)
 {
     int full = toi_wants_full(out);
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
         toi_result r;
-        int hit = sweep_capsule_sphere(load_capsule(C, i), load_sphere(S, i), flags, full, &r);
+        float te;
+        int hit = sweep_capsule_sphere(load_capsule(C, i), load_sphere(S, i), flags, full, &r,
+                                       want_exit ? &te : NULL);
         hits += (size_t)hit;
         toi_scalar_store(out, i, hit ? &r : &toi_scalar_no_hit, full);
+        if (want_exit)
+            out->t_exit[i] = hit ? te : TOI_NO_HIT;
     }
     return hits;
+}
+
+size_t toi_scalar_sweep_capsules_spheres(size_t n, const toi_capsules *C, const toi_spheres *S,
+                                         unsigned flags, const toi_hits *out)
+{
+    return out->t_exit ? capsule_sphere_loop(n, C, S, flags, out, 1)
+                       : capsule_sphere_loop(n, C, S, flags, out, 0);
 }
 
 /* Capsule against the plane: the sphere-plane query (scalar/plane.c) of the segment's lower
    end, p1 only when strictly lower. */
 TOI_SCALAR_INLINE int sweep_capsule_plane(capsule A, const toi_plane *P, int plane_ok,
-                                          unsigned flags, int full, toi_result *res)
+                                          unsigned flags, int full, toi_result *res,
+                                          float *t_exit)
 {
     float s0 = ((P->nx * A.p0.x + P->ny * A.p0.y) + P->nz * A.p0.z) - P->d;
     float s1 = ((P->nx * A.p1.x + P->ny * A.p1.y) + P->nz * A.p1.z) - P->d;
@@ -242,6 +341,8 @@ TOI_SCALAR_INLINE int sweep_capsule_plane(capsule A, const toi_plane *P, int pla
             return 0;
     }
     res->t = t;
+    if (t_exit) /* the lower end leaves the slab last (both ends move by the same n.v) */
+        *t_exit = toi_scalar_plane_exit(A.v.x, A.v.y, A.v.z, r, P, s0, sv);
     if (!full)
         return 1;
     float st = s0 + t * sv;
@@ -257,19 +358,30 @@ TOI_SCALAR_INLINE int sweep_capsule_plane(capsule A, const toi_plane *P, int pla
     return 1;
 }
 
-size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *C, const toi_plane *P,
-                                       unsigned flags, const toi_hits *out)
+static inline size_t capsule_plane_loop(size_t n, const toi_capsules *C, const toi_plane *P,
+                                        unsigned flags, const toi_hits *out, int want_exit)
 {
     int full = toi_wants_full(out);
     int plane_ok = toi_plane_ok(P);
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
         toi_result r;
-        int hit = sweep_capsule_plane(load_capsule(C, i), P, plane_ok, flags, full, &r);
+        float te;
+        int hit = sweep_capsule_plane(load_capsule(C, i), P, plane_ok, flags, full, &r,
+                                      want_exit ? &te : NULL);
         hits += (size_t)hit;
         toi_scalar_store(out, i, hit ? &r : &toi_scalar_no_hit, full);
+        if (want_exit)
+            out->t_exit[i] = hit ? te : TOI_NO_HIT;
     }
     return hits;
+}
+
+size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *C, const toi_plane *P,
+                                       unsigned flags, const toi_hits *out)
+{
+    return out->t_exit ? capsule_plane_loop(n, C, P, flags, out, 1)
+                       : capsule_plane_loop(n, C, P, flags, out, 0);
 }
 
 /* Capsule against capsule. In relative coordinates (scaled as above) the set of vectors from
@@ -497,8 +609,46 @@ TOI_SCALAR_INLINE float face_time(const para *P, vec3 v, float R)
     return (P->face & (Hv < 0.0f) & (t <= 1.0f) & in) ? t : INFINITY;
 }
 
+/* The face slab's exit: where (C00 + t v).N / |N| leaves [-R, R] on the side v moves to,
+   inside the parallelogram there; -inf without a face or without motion across it. */
+TOI_SCALAR_INLINE float face_exit(const para *P, vec3 v, float R)
+{
+    float h0 = dot3(P->C[0], P->N);
+    float hv = dot3(v, P->N);
+    float RN = R * sqrtf(P->NN);
+    float t = (RN + (hv > 0.0f ? -h0 : h0)) / fabsf(hv);
+    vec3 Ct[4];
+    for (int k = 0; k < 4; k++)
+        Ct[k] = add3t(P->C[k], t, v);
+    int in = para_inside(P, Ct);
+    return (P->face & (hv != 0.0f) & in) ? t : -INFINITY;
+}
+
+/* A capsule pair's exit (scaled units; P the parallelogram, RR = R^2), for a hit at t: the
+   pieces in the entry's order. B a point is segment_exit's operations on A's segment. */
+TOI_SCALAR_INLINE float para_exit(const para *P, vec3 v, float R, float RR, float t)
+{
+    float k;
+    if (!exit_motion(&v, &k))
+        return INFINITY;
+    int any = !(P->eea >= TOI_MIN_DIR2) & !P->edges_b & !P->face;
+    vec3 nv = {-v.x, -v.y, -v.z};
+    float te = ball_exit(P->C[0], v, RR, any);
+    for (int c = 1; c < 4; c++)
+        te = later(te, ball_exit(P->C[c], v, RR, any));
+    te = later(te, cylinder_exit(P->C[0], P->ea, P->eea, nv, RR));
+    te = later(te, cylinder_exit(P->C[2], P->ea, P->eea, nv, RR));
+    te = later(te, cylinder_exit((vec3){-P->C[0].x, -P->C[0].y, -P->C[0].z}, P->eb, P->eeb, v,
+                                 RR));
+    te = later(te, cylinder_exit((vec3){-P->C[1].x, -P->C[1].y, -P->C[1].z}, P->eb, P->eeb, v,
+                                 RR));
+    te = later(te, face_exit(P, v, R));
+    te = te * k;
+    return te > t ? te : t;
+}
+
 TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags, int full,
-                                            toi_result *res)
+                                            toi_result *res, float *t_exit)
 {
     float lx = A.p0.x - B.p0.x, ly = A.p0.y - B.p0.y, lz = A.p0.z - B.p0.z;
     float vx = A.v.x - B.v.x, vy = A.v.y - B.v.y, vz = A.v.z - B.v.z;
@@ -575,6 +725,8 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
             return 0;
     }
     res->t = t;
+    if (t_exit)
+        *t_exit = para_exit(&P, v, R, RR, t);
     if (!full)
         return 1;
 
@@ -602,21 +754,34 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     return 1;
 }
 
-/* Pairs k in [0, n): A[ia[k]] vs B[ib[k]] (ia, ib NULL: A[k] vs B[k]). */
-static size_t capsules_loop(size_t n, const uint32_t *ia, const uint32_t *ib,
-                            const toi_capsules *A, const toi_capsules *B, unsigned flags,
-                            const toi_hits *out)
+/* Pairs k in [0, n): A[ia[k]] vs B[ib[k]] (ia, ib NULL: A[k] vs B[k]); want_exit a constant
+   in each copy. */
+static inline size_t capsules_loop_(size_t n, const uint32_t *ia, const uint32_t *ib,
+                                    const toi_capsules *A, const toi_capsules *B, unsigned flags,
+                                    const toi_hits *out, int want_exit)
 {
     int full = toi_wants_full(out);
     size_t hits = 0;
     for (size_t k = 0; k < n; k++) {
         toi_result r;
+        float te;
         int hit = sweep_capsule_capsule(load_capsule(A, ia ? ia[k] : k),
-                                        load_capsule(B, ib ? ib[k] : k), flags, full, &r);
+                                        load_capsule(B, ib ? ib[k] : k), flags, full, &r,
+                                        want_exit ? &te : NULL);
         hits += (size_t)hit;
         toi_scalar_store(out, k, hit ? &r : &toi_scalar_no_hit, full);
+        if (want_exit)
+            out->t_exit[k] = hit ? te : TOI_NO_HIT;
     }
     return hits;
+}
+
+static size_t capsules_loop(size_t n, const uint32_t *ia, const uint32_t *ib,
+                            const toi_capsules *A, const toi_capsules *B, unsigned flags,
+                            const toi_hits *out)
+{
+    return out->t_exit ? capsules_loop_(n, ia, ib, A, B, flags, out, 1)
+                       : capsules_loop_(n, ia, ib, A, B, flags, out, 0);
 }
 
 size_t toi_scalar_sweep_capsules(size_t n, const toi_capsules *A, const toi_capsules *B,

@@ -8,17 +8,6 @@
    then touches at t = 0), never (+inf) where n.v <= 0. For a displacement so small that n.v
    would underflow (|v|_1 below TOI_EXIT_MIN_V), n.v is taken of v scaled by the power of two
    k that brings |v|_1 to [1, 2), and the time multiplied by k (+inf beyond the float range). */
-TOI_SCALAR_INLINE float plane_exit(float vx, float vy, float vz, float r, const toi_plane *P,
-                                   float s0, float sv)
-{
-    float vs = (fabsf(vx) + fabsf(vy)) + fabsf(vz);
-    if (vs >= TOI_EXIT_MIN_V)
-        return sv > 0.0f ? (r - s0) / sv : INFINITY;
-    float k = toi_scalar_pow2_scale(vs);
-    float svk = (P->nx * (vx * k) + P->ny * (vy * k)) + P->nz * (vz * k);
-    return svk > 0.0f ? (r - s0) / svk * k : INFINITY;
-}
-
 TOI_SCALAR_INLINE void sweep_plane(float x, float y, float z, float vx, float vy, float vz, float r,
                         const toi_plane *P, int plane_ok, unsigned flags, int full,
                         toi_result *res, float *t_exit)
@@ -52,7 +41,7 @@ TOI_SCALAR_INLINE void sweep_plane(float x, float y, float z, float vx, float vy
     }
     res->t = t;
     if (t_exit)
-        *t_exit = plane_exit(vx, vy, vz, r, P, s0, sv);
+        *t_exit = toi_scalar_plane_exit(vx, vy, vz, r, P, s0, sv);
     if (!full)
         return;
     float st = s0 + t * sv;

@@ -113,4 +113,18 @@ size_t toi_scalar_sweep_boxes(size_t n, const toi_boxes *a, const toi_boxes *b, 
 size_t toi_scalar_sweep_box_pairs(size_t n, const uint32_t *ia, const uint32_t *ib,
                                   const toi_boxes *bodies, unsigned flags, const toi_hits *out);
 
+/* The exit time of a sphere (or a capsule's lower end) of radius r touching the plane P:
+   the time its signed distance s0 + t sv rises through r (scalar/plane.c), shared by the
+   sphere and capsule plane queries. */
+static inline float toi_scalar_plane_exit(float vx, float vy, float vz, float r,
+                                         const toi_plane *P, float s0, float sv)
+{
+    float vs = (fabsf(vx) + fabsf(vy)) + fabsf(vz);
+    if (vs >= TOI_EXIT_MIN_V)
+        return sv > 0.0f ? (r - s0) / sv : INFINITY;
+    float k = toi_scalar_pow2_scale(vs);
+    float svk = (P->nx * (vx * k) + P->ny * (vy * k)) + P->nz * (vz * k);
+    return svk > 0.0f ? (r - s0) / svk * k : INFINITY;
+}
+
 #endif /* TOI_SCALAR_H */

@@ -189,6 +189,26 @@ TOI_VINLINE void vstage_copy(float (*f)[TOI_STAGE], const float *const *src, int
     }
 }
 
+/* The exit times of the hit lanes of a sphere (or a capsule's lower end) of radius r against
+   the plane (normal nx, ny, nz): the scalar's toi_scalar_plane_exit, rising through r where
+   n.v > 0 (tsep = (r - s0) / sv, the entry's division), never elsewhere; n.v of a tiny v
+   rescaled, computed when a hit lane needs it. TOI_NO_HIT on the other lanes. */
+TOI_VINLINE vf plane_exit_vec(vf nx, vf ny, vf nz, vf vx, vf vy, vf vz, vf r, vf s0, vf sv,
+                              vf tsep, vm hit)
+{
+    const vf zero = vzero(), inf = vset(INFINITY);
+    vf te = vsel(vgt(sv, zero), tsep, inf);
+    vf vs = vadd(vadd(vabs(vx), vabs(vy)), vabs(vz));
+    vm big = vge(vs, vset(TOI_EXIT_MIN_V));
+    if (mbits(mandnot(hit, big))) {
+        vf k = vpow2_scale(vs);
+        vf svk = vadd(vadd(vmul(nx, vmul(vx, k)), vmul(ny, vmul(vy, k))), vmul(nz, vmul(vz, k)));
+        vf te2 = vsel(vgt(svk, zero), vmul(vdiv(vsub(r, s0), svk), k), inf);
+        te = vsel(big, te, te2);
+    }
+    return vsel(hit, te, vset(TOI_NO_HIT));
+}
+
 /* Runs BLOCK(i, cnt, full) over the batch: whole vectors, then the tail as one partial vector,
    with `full` a compile-time constant in each copy of the loop. BLOCK returns its hit count. */
 #define TOI_BATCH(n, full, BLOCK)                                                    \

@@ -44,20 +44,9 @@ TOI_VINLINE size_t plane_block(const toi_spheres *S, const plane_vec *P, vm all_
         o.depth = vsel(mand(hit, overlap), depth, zero);
     }
     vstore_res(out, i, &o, cnt, full);
-    if (want_exit) { /* rising through r where n.v > 0, never elsewhere (scalar plane_exit) */
-        const vf inf = vset(INFINITY);
-        vf te = vsel(vgt(sv, zero), tsep, inf);
-        vf vs = vadd(vadd(vabs(vx), vabs(vy)), vabs(vz));
-        vm big = vge(vs, vset(TOI_EXIT_MIN_V));
-        if (mbits(mandnot(hit, big))) { /* n.v of a tiny v, rescaled */
-            vf k = vpow2_scale(vs);
-            vf svk = vadd(vadd(vmul(P->nx, vmul(vx, k)), vmul(P->ny, vmul(vy, k))),
-                          vmul(P->nz, vmul(vz, k)));
-            vf te2 = vsel(vgt(svk, zero), vmul(vdiv(vsub(r, s0), svk), k), inf);
-            te = vsel(big, te, te2);
-        }
-        vstore_n(out->t_exit + i, vsel(hit, te, vset(TOI_NO_HIT)), cnt);
-    }
+    if (want_exit)
+        vstore_n(out->t_exit + i,
+                 plane_exit_vec(P->nx, P->ny, P->nz, vx, vy, vz, r, s0, sv, tsep, hit), cnt);
     return vcount_n(hit, cnt);
 }
 
