@@ -631,7 +631,7 @@ TOI_SCALAR_INLINE float para_exit(const para *P, vec3 v, float R, float RR, floa
     float k;
     if (!exit_motion(&v, &k))
         return INFINITY;
-    int any = !(P->eea >= TOI_MIN_DIR2) & !P->edges_b & !P->face;
+    int any = !(P->eea >= TOI_MIN_DIR2) && !P->edges_b && !P->face;
     vec3 nv = {-v.x, -v.y, -v.z};
     float te = ball_exit(P->C[0], v, RR, any);
     for (int c = 1; c < 4; c++)
