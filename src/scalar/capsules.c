@@ -145,25 +145,32 @@ TOI_SCALAR_INLINE float ball_exit(vec3 l, vec3 v, float RR, int any)
 }
 
 /* A cylinder's exit (cylinder_entry's frame: axis V0 + u e, the centre moving by w): the
-   larger root of its quadratic in the stable form for each sign of b, where the foot there
-   lies within the segment; -inf otherwise (no segment, motion along the axis, the path
-   missing the cylinder, or leaving it through a cap). */
+   larger root t2 of its quadratic (the stable form for each sign of b) where the foot there
+   lies within the segment; else, where it lies beyond an end the path moves toward, the time
+   the path crosses that end's disc (sn = 0 or ee), if it is in the cylinder by then (at or
+   after the smaller root t1); -inf otherwise (no segment, motion along the axis, the path
+   missing the cylinder, or never alongside the segment inside it). The disc lies in the end's
+   ball, so it changes no exact result; but a path grazing the cylinder (its exit poorly
+   conditioned) that leaves it just past an end whose ball it grazes too was left by both by
+   rounding - the exit fell back to the start's ball, long before (the accuracy group at 32
+   times its sample: paths nearly along capsules 143 and 940 long) - and the disc closes that
+   gap, as it does for the entry (cylinder_entry). */
 TOI_SCALAR_INLINE float cylinder_exit(vec3 V0, vec3 e, float ee, vec3 w, float rr)
 {
     int edge_ok = ee >= TOI_MIN_DIR2;
-    float pe = dot3(V0, e), we = dot3(w, e);
-    float k = 1.0f / ee;
-    vec3 P = sub3(V0, mul3(e, pe * k)), wp = sub3(w, mul3(e, we * k));
-    float aw = dot3(wp, wp);
-    float b = dot3(P, wp);
-    float c = dot3(P, P) - rr;
-    vec3 cr = cross3(P, wp);
-    float disc = aw * rr - dot3(cr, cr);
+    const cyl_frame f = cylinder_frame(V0, e, ee, w, rr);
+    const float aw = f.aw, b = f.b, c = f.c, disc = f.disc;
     float sd = sqrtf(disc);
-    float te = b >= 0.0f ? (sd + b) / aw : c / (b - sd);
-    float sn = te * we - pe;
-    int side = (sn >= 0.0f) & (sn <= ee);
-    return (edge_ok & (aw > 0.0f) & (disc >= 0.0f) & side) ? te : -INFINITY;
+    float t1 = b >= 0.0f ? c / (sd + b) : (b - sd) / aw;
+    float t2 = b >= 0.0f ? (sd + b) / aw : c / (b - sd);
+    float sn = t2 * f.ve - f.pe;
+    int lo = sn < 0.0f, hi = sn > ee;
+    int toward = (lo & (f.ve < 0.0f)) | (hi & (f.ve > 0.0f));
+    float tcap = (lo ? f.pe : f.pe + ee) / f.ve;
+    int beyond = lo | hi;
+    float te = beyond ? tcap : t2;
+    int within = (beyond ^ 1) | (toward & (tcap >= t1));
+    return (edge_ok & (aw > 0.0f) & (disc >= 0.0f) & within) ? te : -INFINITY;
 }
 
 /* The later of te and x (te kept on ties and where x is NaN). */

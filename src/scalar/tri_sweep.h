@@ -223,18 +223,33 @@ static inline float vertex_time(vec3 P, vec3 v, float a, float rr, int *overlap)
    no exact result; but the entry time of a path grazing the cylinder is poorly conditioned
    (a rounding of c or q moves it far along the path), and when rounding puts it just past
    an end whose ball is grazed too, neither piece would hit: the disc closes that gap. */
+typedef struct cyl_frame {
+    float pe, ve;          /* V0.e, v.e */
+    float aw, b, c, disc;  /* the quadratic of P and w: w.w, P.w, P.P - rr, aw rr - |P x w|^2 */
+} cyl_frame;
+
+/* The plane across the cylinder (below): P and w, V0 and v less their parts along e, and
+   their quadratic; shared by the entry and the capsules' exit (scalar/capsules.c). */
+static inline cyl_frame cylinder_frame(vec3 V0, vec3 e, float ee, vec3 v, float rr)
+{
+    cyl_frame f;
+    f.pe = dot3(V0, e), f.ve = dot3(v, e);
+    float k = 1.0f / ee;
+    vec3 P = sub3(V0, mul3(e, f.pe * k)), w = sub3(v, mul3(e, f.ve * k));
+    f.aw = dot3(w, w);
+    f.b = dot3(P, w);
+    f.c = dot3(P, P) - rr;
+    vec3 cr = cross3(P, w);
+    f.disc = f.aw * rr - dot3(cr, cr);
+    return f;
+}
+
 static inline float cylinder_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, float *cp,
                                    float *pep)
 {
     int edge_ok = ee >= TOI_MIN_DIR2; /* else no edge: neither a time nor an overlap */
-    float pe = dot3(V0, e), ve = dot3(v, e);
-    float k = 1.0f / ee;
-    vec3 P = sub3(V0, mul3(e, pe * k)), w = sub3(v, mul3(e, ve * k));
-    float aw = dot3(w, w);
-    float b = dot3(P, w);
-    float c = dot3(P, P) - rr;
-    vec3 cr = cross3(P, w);
-    float disc = aw * rr - dot3(cr, cr);
+    const cyl_frame f = cylinder_frame(V0, e, ee, v, rr);
+    const float pe = f.pe, ve = f.ve, aw = f.aw, b = f.b, c = f.c, disc = f.disc;
     float q = sqrtf(disc) + b;
     float t1 = c / q;
     float sn1 = t1 * ve - pe;

@@ -105,21 +105,20 @@ TOI_VINLINE vf cap_cylinder_exit(v3 V0, v3 e, vf ee, v3 w, vf rr)
 {
     const vf zero = vzero();
     vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
-    vf pe = v3dot(V0, e), we = v3dot(w, e);
-    vf k = vdiv(vset(1.0f), ee);
-    vf pk = vmul(pe, k), wk = vmul(we, k);
-    v3 P = {vsub(V0.x, vmul(e.x, pk)), vsub(V0.y, vmul(e.y, pk)), vsub(V0.z, vmul(e.z, pk))};
-    v3 wp = {vsub(w.x, vmul(e.x, wk)), vsub(w.y, vmul(e.y, wk)), vsub(w.z, vmul(e.z, wk))};
-    vf aw = v3dot(wp, wp);
-    vf b = v3dot(P, wp);
-    vf c = vsub(v3dot(P, P), rr);
-    v3 cr = v3cross(P, wp);
-    vf disc = vsub(vmul(aw, rr), v3dot(cr, cr));
+    const vcyl_frame f = tri_cyl_frame(V0, e, ee, w, rr);
+    const vf aw = f.aw, b = f.b, c = f.c, disc = f.disc;
     vf sd = vsqrt(disc);
-    vf te = vsel(vge(b, zero), vdiv(vadd(sd, b), aw), vdiv(c, vsub(b, sd)));
-    vf sn = vsub(vmul(te, we), pe);
-    vm side = mand(vge(sn, zero), vle(sn, ee));
-    vm ok = mand(mand(edge_ok, vgt(aw, zero)), mand(vge(disc, zero), side));
+    vm bpos = vge(b, zero);
+    vf t1 = vsel(bpos, vdiv(c, vadd(sd, b)), vdiv(vsub(b, sd), aw));
+    vf t2 = vsel(bpos, vdiv(vadd(sd, b), aw), vdiv(c, vsub(b, sd)));
+    vf sn = vsub(vmul(t2, f.ve), f.pe);
+    vm lo = vlt(sn, zero), hi = vgt(sn, ee);
+    vm toward = mor(mand(lo, vlt(f.ve, zero)), mand(hi, vgt(f.ve, zero)));
+    vf tcap = vdiv(vsel(lo, f.pe, vadd(f.pe, ee)), f.ve);
+    vm beyond = mor(lo, hi);
+    vf te = vsel(beyond, tcap, t2);
+    vm within = mor(mandnot(mconst(1), beyond), mand(toward, vge(tcap, t1)));
+    vm ok = mand(mand(edge_ok, vgt(aw, zero)), mand(vge(disc, zero), within));
     return vsel(ok, te, vset(-INFINITY));
 }
 
@@ -737,6 +736,22 @@ TOI_VINLINE void vcap_pair_load(const toi_capsules *a, const toi_capsules *b, co
     }
 }
 
+/* The capsules of the queued pairs at positions idx[0 .. cnt) (a pair list's through ia, ib). */
+TOI_VINLINE void cc_queue_load(const toi_capsules *CA, const toi_capsules *CB,
+                               const uint32_t *ia, const uint32_t *ib, const uint32_t *idx,
+                               size_t cnt, vcap *A, vcap *B)
+{
+    uint32_t xa[VW] = {0}, xb[VW] = {0}; /* (zeroed: GCC cannot see the gathers read only
+                                            the first cnt) */
+    const uint32_t *pa = idx, *pb = idx;
+    if (ia) {
+        for (size_t k = 0; k < cnt; k++)
+            xa[k] = ia[idx[k]], xb[k] = ib[idx[k]];
+        pa = xa, pb = xb;
+    }
+    *A = vcap_gather(CA, pa, cnt), *B = vcap_gather(CB, pb, cnt);
+}
+
 /* The exit times (para_exit_vec) of pairs A, B whose results t the kernel has stored (ot:
    TOI_NO_HIT off the hit lanes), the set-up computed again. The exits are a pass of their own
    after the kernel's, from the inputs and the stored t, so that a query without t_exit runs
@@ -757,14 +772,8 @@ static __attribute__((noinline)) void cc_exit_gathered(const toi_capsules *CA,
                                                        const toi_hits *out, const uint32_t *idx,
                                                        size_t cnt)
 {
-    uint32_t xa[VW] = {0}, xb[VW] = {0};
-    const uint32_t *pa = idx, *pb = idx;
-    if (ia) {
-        for (size_t k = 0; k < cnt; k++)
-            xa[k] = ia[idx[k]], xb[k] = ib[idx[k]];
-        pa = xa, pb = xb;
-    }
-    const vcap A = vcap_gather(CA, pa, cnt), B = vcap_gather(CB, pb, cnt);
+    vcap A, B;
+    cc_queue_load(CA, CB, ia, ib, idx, cnt, &A, &B);
     cap_scatter_n(out->t_exit, idx, cc_exit(&A, &B, vgather_n(out->t, idx, cnt)), cnt);
 }
 
@@ -784,15 +793,8 @@ TOI_VINLINE size_t cc_gathered(const toi_capsules *CA, const toi_capsules *CB,
                                const uint32_t *ia, const uint32_t *ib, vm all_overlaps,
                                const toi_hits *out, const uint32_t *idx, size_t cnt, int full)
 {
-    uint32_t xa[VW] = {0}, xb[VW] = {0}; /* (zeroed: GCC cannot see the gathers read only
-                                            the first cnt) */
-    const uint32_t *pa = idx, *pb = idx;
-    if (ia) {
-        for (size_t k = 0; k < cnt; k++)
-            xa[k] = ia[idx[k]], xb[k] = ib[idx[k]];
-        pa = xa, pb = xb;
-    }
-    const vcap A = vcap_gather(CA, pa, cnt), B = vcap_gather(CB, pb, cnt);
+    vcap A, B;
+    cc_queue_load(CA, CB, ia, ib, idx, cnt, &A, &B);
     vres o;
     vm hit = capsule_capsule_vec(&A, &B, all_overlaps, full, &o);
     cap_scatter_n(out->t, idx, o.t, cnt);

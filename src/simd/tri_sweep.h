@@ -150,18 +150,31 @@ TOI_VINLINE vf tri_vertex_time(v3 P, v3 v, vf a, vf rr, vm *overlap)
 /* The cylinder around the segment V0 + s e, met in the plane across it (the scalar's
    cylinder_entry, where the method is explained): its entry time, +Inf when not entered in
    [.., 1]; *cp = c, *pep = V0.e. */
+/* The plane across the cylinder (the scalar's cylinder_frame). */
+typedef struct vcyl_frame {
+    vf pe, ve, aw, b, c, disc;
+} vcyl_frame;
+
+TOI_VINLINE vcyl_frame tri_cyl_frame(v3 V0, v3 e, vf ee, v3 v, vf rr)
+{
+    vcyl_frame f;
+    f.pe = v3dot(V0, e), f.ve = v3dot(v, e);
+    vf k = vdiv(vset(1.0f), ee);
+    v3 P = v3sub(V0, v3scale(vmul(f.pe, k), e)), w = v3sub(v, v3scale(vmul(f.ve, k), e));
+    f.aw = v3dot(w, w);
+    f.b = v3dot(P, w);
+    f.c = vsub(v3dot(P, P), rr);
+    v3 cr = v3cross(P, w);
+    f.disc = vsub(vmul(f.aw, rr), v3dot(cr, cr));
+    return f;
+}
+
 TOI_VINLINE vf tri_cyl_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vf *cp, vf *pep)
 {
     const vf zero = vzero();
     vm edge_ok = vge(ee, vset(TOI_MIN_DIR2));
-    vf pe = v3dot(V0, e), ve = v3dot(v, e);
-    vf k = vdiv(vset(1.0f), ee);
-    v3 P = v3sub(V0, v3scale(vmul(pe, k), e)), w = v3sub(v, v3scale(vmul(ve, k), e));
-    vf aw = v3dot(w, w);
-    vf b = v3dot(P, w);
-    vf c = vsub(v3dot(P, P), rr);
-    v3 cr = v3cross(P, w);
-    vf disc = vsub(vmul(aw, rr), v3dot(cr, cr));
+    const vcyl_frame f = tri_cyl_frame(V0, e, ee, v, rr);
+    const vf pe = f.pe, ve = f.ve, aw = f.aw, b = f.b, c = f.c, disc = f.disc;
     vf q = vadd(vsqrt(disc), b);
     vf t1 = vdiv(c, q);
     vf sn1 = vsub(vmul(t1, ve), pe);
