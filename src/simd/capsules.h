@@ -241,15 +241,9 @@ size_t TOI_FN(sweep_capsules_spheres)(size_t n, const toi_capsules *C, const toi
     const toi_spheres s = *S;
     const toi_hits o = *out;
     size_t hits = 0;
-    if (o.t_exit) {
-#define BLOCK(i, cnt, f) capsule_sphere_block(&c, &s, all_overlaps, &o, i, cnt, f, 1)
-        TOI_BATCH(n, full, BLOCK);
+#define BLOCK(i, cnt, f, x) capsule_sphere_block(&c, &s, all_overlaps, &o, i, cnt, f, x)
+    TOI_BATCH_EXIT(n, full, o.t_exit != NULL, BLOCK);
 #undef BLOCK
-    } else {
-#define BLOCK(i, cnt, f) capsule_sphere_block(&c, &s, all_overlaps, &o, i, cnt, f, 0)
-        TOI_BATCH(n, full, BLOCK);
-#undef BLOCK
-    }
     return vdone(hits);
 }
 
@@ -311,15 +305,10 @@ size_t TOI_FN(sweep_capsules_plane)(size_t n, const toi_capsules *C, const toi_p
     const toi_plane P = *plane;
     const toi_hits o = *out;
     size_t hits = 0;
-    if (o.t_exit) {
-#define BLOCK(i, cnt, f) capsule_plane_block(&c, &P, plane_ok, all_overlaps, &o, i, cnt, f, 1)
-        TOI_BATCH(n, full, BLOCK);
+#define BLOCK(i, cnt, f, x)                                                                    \
+    capsule_plane_block(&c, &P, plane_ok, all_overlaps, &o, i, cnt, f, x)
+    TOI_BATCH_EXIT(n, full, o.t_exit != NULL, BLOCK);
 #undef BLOCK
-    } else {
-#define BLOCK(i, cnt, f) capsule_plane_block(&c, &P, plane_ok, all_overlaps, &o, i, cnt, f, 0)
-        TOI_BATCH(n, full, BLOCK);
-#undef BLOCK
-    }
     return vdone(hits);
 }
 

@@ -64,14 +64,8 @@ size_t TOI_FN(sweep_spheres_plane)(size_t n, const toi_spheres *S, const toi_pla
     const toi_spheres s = *S; /* local copies: vector stores may alias anything */
     const toi_hits o = *out;
     size_t hits = 0;
-    if (o.t_exit) { /* want_exit a compile-time constant in each copy of the loop */
-#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f, 1)
-        TOI_BATCH(n, full, BLOCK);
+#define BLOCK(i, cnt, f, x) plane_block(&s, &P, all_overlaps, &o, i, cnt, f, x)
+    TOI_BATCH_EXIT(n, full, o.t_exit != NULL, BLOCK);
 #undef BLOCK
-    } else {
-#define BLOCK(i, cnt, f) plane_block(&s, &P, all_overlaps, &o, i, cnt, f, 0)
-        TOI_BATCH(n, full, BLOCK);
-#undef BLOCK
-    }
     return vdone(hits);
 }

@@ -135,15 +135,9 @@ size_t TOI_FN(sweep_spheres)(size_t n, const toi_spheres *A, const toi_spheres *
     const toi_spheres a = *A, b = *B;
     const toi_hits o = *out;
     size_t hits = 0;
-    if (o.t_exit) {
-#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f, 1)
-        TOI_BATCH(n, full, BLOCK);
+#define BLOCK(i, cnt, f, x) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f, x)
+    TOI_BATCH_EXIT(n, full, o.t_exit != NULL, BLOCK);
 #undef BLOCK
-    } else {
-#define BLOCK(i, cnt, f) spheres_block(&a, &b, all_overlaps, &o, i, cnt, f, 0)
-        TOI_BATCH(n, full, BLOCK);
-#undef BLOCK
-    }
     return vdone(hits);
 }
 
@@ -173,14 +167,8 @@ size_t TOI_FN(sweep_sphere_pairs)(size_t n, const uint32_t *ia, const uint32_t *
     const toi_spheres s = *S; /* local copies, as above */
     const toi_hits o = *out;
     size_t hits = 0;
-    if (o.t_exit) {
-#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f, 1)
-        TOI_BATCH(n, full, BLOCK);
+#define BLOCK(i, cnt, f, x) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f, x)
+    TOI_BATCH_EXIT(n, full, o.t_exit != NULL, BLOCK);
 #undef BLOCK
-    } else {
-#define BLOCK(i, cnt, f) pairs_block(ia, ib, &s, all_overlaps, &o, i, cnt, f, 0)
-        TOI_BATCH(n, full, BLOCK);
-#undef BLOCK
-    }
     return vdone(hits);
 }
