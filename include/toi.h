@@ -280,7 +280,8 @@ TOI_API ptrdiff_t toi_sweep_capsules_triangle_set(size_t n, const toi_capsules *
 /* each of n capsules against the mesh (toi_mesh_build): bit for bit what
    toi_sweep_capsules_triangle_set returns for the same triangles (the arrays given to build, as
    refitted) - every output, flag and backend; index = the triangle's index in those arrays;
-   cost and stack use as for toi_sweep_spheres_mesh. p0 = p1: toi_sweep_spheres_mesh bit for bit. */
+   cost as for toi_sweep_spheres_mesh; it takes up to about 60 KB of the calling thread's
+   stack (docs/meshes.md). p0 = p1: toi_sweep_spheres_mesh bit for bit. */
 TOI_API ptrdiff_t toi_sweep_capsules_mesh(size_t n, const toi_capsules *c, const toi_mesh *m,
                                           unsigned flags, const toi_hits *out, toi_cost *cost);
 

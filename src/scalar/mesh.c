@@ -54,7 +54,6 @@ void toi_scalar_mesh_walk(const toi_mesh_ray *q, const toi_mesh *m, toi_scalar_m
     for (;;) {
         if (cur.count == TOI_MESH_INNER) {
             const toi_mesh_node *nd = &m->nodes[cur.ref];
-            toi_mesh_prefetch_children(m, nd);
             float tb = b->t < 1.0f ? b->t : 1.0f, t_in[TOI_MESH_W];
             unsigned hit = 0;
             for (int k = 0; k < nd->nchild; k++)

@@ -1340,7 +1340,7 @@ size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *C,
     return vdone(hits);
 }
 
-/* A capsule set or mesh query: the capsule broadcast, the flags, and its displacement and
+/* A capsule set query: the capsule broadcast, the flags, and its displacement and
    segment p1 - p0 in world units. */
 typedef struct capsule_q {
     vcap Cp;
@@ -1594,72 +1594,37 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
     return vdone(hits);
 }
 
-#if !defined(TOI_CAPSULE_MESH_ELSEWHERE) /* (avx512: the avx2 kernel, avx512/capsules.c) */
+/* A mesh walk's capsule, as floats (broadcast at each leaf: eight walks' vectors would take
+   a few KB more of the stack): p0, p1, r, and its displacement and segment in world units. */
+typedef struct capsule_walk {
+    float p0[3], p1[3], r, v[3], e[3];
+} capsule_walk;
 
-#if VW < TOI_MESH_W
-/* A leaf's packed vector (capsule_leaf): its triangles q[0 .. n), kept by the best time tq,
-   tested again when the best time is earlier now; their hits offered. */
-TOI_VINLINE void capsule_leaf_packed(const capsule_q *c, const toi_mesh *m, uint32_t ref,
-                                     uint32_t cnt, const uint32_t *q, size_t n, float tq,
-                                     toi_mesh_best *b)
+/* Which triangles of a leaf the capsule (ctx) could hit by tb: the set scan's tests
+   (capsule_live), VW triangles at a time. */
+static unsigned capsule_leaf_live(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
+                                  float tb)
 {
-    uint32_t g[VW];
-    for (size_t k = 0; k < VW; k++)
-        g[k] = q[k < n ? k : 0];
-    vf Tv[9];
-    for (int k = 0; k < 9; k++)
-        Tv[k] = vgather(toi_mesh_row(m, ref, cnt, k), g);
-    vm live = vlt(lane_ids(), vset((float)n));
-    if (b->t < tq) {
-        live = capsule_live(&c->Cp, c->v, c->e, Tv, b->t, live);
-        if (!mbits(live))
-            return;
-    }
-    vres r;
-    vf feat;
-    vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
-    float tt[VW];
-    for (unsigned bits = hit_lanes(hit, r.t, tt); bits; bits &= bits - 1) {
-        uint32_t k = (uint32_t)__builtin_ctz(bits);
-        toi_mesh_offer(m, ref, cnt, g[k], tt[k], b);
-    }
-}
-#endif
-
-/* A leaf's triangles against the capsule broadcast: the set scan's tests against the best
-   time so far (capsule_live), then the kernel on the lanes left. On the 4-lane backends,
-   whose vector is narrower than a leaf, the kept triangles are packed into whole vectors
-   first, as in the set scan, a packed vector tested again when the best time is earlier by
-   then: the offers (toi_mesh_offer) keep the earliest, the lowest index on ties, in any
-   order, and a triangle computed beyond need changes nothing. */
-static void capsule_leaf(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
-                         toi_mesh_best *b)
-{
-    const capsule_q *c = ctx;
-    const float tq = b->t < 1.0f ? b->t : 1.0f;
-#if VW >= TOI_MESH_W /* a leaf is one vector */
-    vf Tv[9];
-    vm lane_ok = mesh_leaf_load(m, ref, cnt, 0, Tv);
-    vm live = capsule_live(&c->Cp, c->v, c->e, Tv, tq, lane_ok);
-    if (!mbits(live))
-        return;
-    vres r;
-    vf feat;
-    vm hit = ct_sweep_vec(&c->Cp, Tv, live, c->all_overlaps, c->cull_on, 0, &r, &feat);
-    mesh_leaf_offer(m, ref, cnt, 0, hit, r.t, b);
-#else
-    uint32_t q[TOI_MESH_W];
-    size_t nq = 0;
+    const capsule_walk *c = ctx;
+    const vcap Cp = {{vset(c->p0[0]), vset(c->p0[1]), vset(c->p0[2])},
+                     {vset(c->p1[0]), vset(c->p1[1]), vset(c->p1[2])},
+                     {vset(c->v[0]), vset(c->v[1]), vset(c->v[2])},
+                     vset(c->r)};
+    unsigned bits = 0;
     for (uint32_t j = 0; j < cnt; j += VW) {
         vf Tv[9];
         vm lane_ok = mesh_leaf_load(m, ref, cnt, j, Tv);
-        for (unsigned bits = mbits(capsule_live(&c->Cp, c->v, c->e, Tv, tq, lane_ok)); bits;
-             bits &= bits - 1)
-            q[nq++] = j + (uint32_t)__builtin_ctz(bits);
+        bits |= mbits(capsule_live(&Cp, c->v, c->e, Tv, tb, lane_ok)) << j;
     }
-    for (size_t j = 0; j < nq; j += VW)
-        capsule_leaf_packed(c, m, ref, cnt, q + j, nq - j < VW ? nq - j : VW, tq, b);
-#endif
+    return bits;
+}
+
+/* The kernel on a packed vector of the walks' kept triangles, each lane's own capsule. */
+static vm capsule_leaf_kernel(const mesh_batch *Q, const uint32_t query[VW], const vf Tv[9],
+                              vm live, vf *t)
+{
+    const vcap Cp = vcap_gather(Q->in, query, VW);
+    return capsule_set_kernel(&Cp, Tv, live, Q->all_overlaps, Q->cull_on, t);
 }
 
 /* Capsule i's stretched path (mesh.h, toi_mesh_ray_capsule) and leaf context; 0 when it
@@ -1668,13 +1633,15 @@ static inline int capsule_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray
                                      void *ctx)
 {
     const toi_capsules *C = Q->in;
-    capsule_q *c = ctx;
-    *c = capsule_q_make(C, i, Q->all_overlaps, Q->cull_on);
-    const float p0[3] = {C->x0[i], C->y0[i], C->z0[i]};
-    const float p1[3] = {C->x1[i], C->y1[i], C->z1[i]}, r = C->r[i];
-    if (!toi_mesh_capsule_ok(p0, p1, c->v, r))
+    capsule_walk *c = ctx;
+    *c = (capsule_walk){{C->x0[i], C->y0[i], C->z0[i]},
+                        {C->x1[i], C->y1[i], C->z1[i]},
+                        C->r[i],
+                        {C->vx[i], C->vy[i], C->vz[i]},
+                        {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]}};
+    if (!toi_mesh_capsule_ok(c->p0, c->p1, c->v, c->r))
         return 0;
-    *q = toi_mesh_ray_capsule(p0, c->e, c->v, r);
+    *q = toi_mesh_ray_capsule(c->p0, c->e, c->v, c->r);
     return 1;
 }
 
@@ -1685,8 +1652,7 @@ size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_me
 {
     win_queue wq;
     const mesh_batch Q = mesh_batch_make(C, m, flags, out, &wq, capsule_win_flush);
-    capsule_q ctx[TOI_MESH_INFLIGHT];
-    return vdone(mesh_walk_batch(n, &Q, 1, ctx, sizeof ctx[0], capsule_mesh_begin,
-                                 capsule_leaf, cost));
+    capsule_walk ctx[TOI_MESH_PACK_WALKS];
+    return vdone(mesh_walk_packed(n, &Q, 1, ctx, sizeof ctx[0], capsule_mesh_begin,
+                                  capsule_leaf_live, capsule_leaf_kernel, cost));
 }
-#endif /* TOI_CAPSULE_MESH_ELSEWHERE */
