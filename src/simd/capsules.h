@@ -1340,6 +1340,32 @@ size_t TOI_FN(sweep_capsules_triangles)(size_t n, const toi_capsules *C,
     return vdone(hits);
 }
 
+/* One capsule as floats: p0, p1, r, and its displacement and segment p1 - p0 in world units
+   (a mesh walk keeps its capsule so, broadcast at each leaf: eight walks' vectors would take a
+   few KB more of the stack). */
+typedef struct capsule_floats {
+    float p0[3], p1[3], r, v[3], e[3];
+} capsule_floats;
+
+/* Capsule i's floats. */
+TOI_VINLINE capsule_floats capsule_floats_of(const toi_capsules *C, size_t i)
+{
+    return (capsule_floats){{C->x0[i], C->y0[i], C->z0[i]},
+                            {C->x1[i], C->y1[i], C->z1[i]},
+                            C->r[i],
+                            {C->vx[i], C->vy[i], C->vz[i]},
+                            {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]}};
+}
+
+/* The capsule broadcast to every lane. */
+TOI_VINLINE vcap capsule_broadcast(const capsule_floats *c)
+{
+    return (vcap){{vset(c->p0[0]), vset(c->p0[1]), vset(c->p0[2])},
+                  {vset(c->p1[0]), vset(c->p1[1]), vset(c->p1[2])},
+                  {vset(c->v[0]), vset(c->v[1]), vset(c->v[2])},
+                  vset(c->r)};
+}
+
 /* A capsule set query: the capsule broadcast, the flags, and its displacement and
    segment p1 - p0 in world units. */
 typedef struct capsule_q {
@@ -1352,14 +1378,12 @@ typedef struct capsule_q {
 TOI_VINLINE capsule_q capsule_q_make(const toi_capsules *C, size_t i, vm all_overlaps,
                                      vm cull_on)
 {
-    return (capsule_q){{{vset(C->x0[i]), vset(C->y0[i]), vset(C->z0[i])},
-                        {vset(C->x1[i]), vset(C->y1[i]), vset(C->z1[i])},
-                        {vset(C->vx[i]), vset(C->vy[i]), vset(C->vz[i])},
-                        vset(C->r[i])},
+    const capsule_floats c = capsule_floats_of(C, i);
+    return (capsule_q){capsule_broadcast(&c),
                        all_overlaps,
                        cull_on,
-                       {C->vx[i], C->vy[i], C->vz[i]},
-                       {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]}};
+                       {c.v[0], c.v[1], c.v[2]},
+                       {c.e[0], c.e[1], c.e[2]}};
 }
 
 /* The lanes of lane_ok whose triangle (Tv) the capsule Cp (displacement v and segment
@@ -1594,22 +1618,13 @@ size_t TOI_FN(sweep_capsules_triangle_set)(size_t n, const toi_capsules *C, size
     return vdone(hits);
 }
 
-/* A mesh walk's capsule, as floats (broadcast at each leaf: eight walks' vectors would take
-   a few KB more of the stack): p0, p1, r, and its displacement and segment in world units. */
-typedef struct capsule_walk {
-    float p0[3], p1[3], r, v[3], e[3];
-} capsule_walk;
-
 /* Which triangles of a leaf the capsule (ctx) could hit by tb: the set scan's tests
    (capsule_live), VW triangles at a time. */
 static unsigned capsule_leaf_live(const void *ctx, const toi_mesh *m, uint32_t ref, uint32_t cnt,
                                   float tb)
 {
-    const capsule_walk *c = ctx;
-    const vcap Cp = {{vset(c->p0[0]), vset(c->p0[1]), vset(c->p0[2])},
-                     {vset(c->p1[0]), vset(c->p1[1]), vset(c->p1[2])},
-                     {vset(c->v[0]), vset(c->v[1]), vset(c->v[2])},
-                     vset(c->r)};
+    const capsule_floats *c = ctx;
+    const vcap Cp = capsule_broadcast(c);
     unsigned bits = 0;
     for (uint32_t j = 0; j < cnt; j += VW) {
         vf Tv[9];
@@ -1633,12 +1648,8 @@ static inline int capsule_mesh_begin(const mesh_batch *Q, size_t i, toi_mesh_ray
                                      void *ctx)
 {
     const toi_capsules *C = Q->in;
-    capsule_walk *c = ctx;
-    *c = (capsule_walk){{C->x0[i], C->y0[i], C->z0[i]},
-                        {C->x1[i], C->y1[i], C->z1[i]},
-                        C->r[i],
-                        {C->vx[i], C->vy[i], C->vz[i]},
-                        {C->x1[i] - C->x0[i], C->y1[i] - C->y0[i], C->z1[i] - C->z0[i]}};
+    capsule_floats *c = ctx;
+    *c = capsule_floats_of(C, i);
     if (!toi_mesh_capsule_ok(c->p0, c->p1, c->v, c->r))
         return 0;
     *q = toi_mesh_ray_capsule(c->p0, c->e, c->v, c->r);
@@ -1652,7 +1663,7 @@ size_t TOI_FN(sweep_capsules_mesh)(size_t n, const toi_capsules *C, const toi_me
 {
     win_queue wq;
     const mesh_batch Q = mesh_batch_make(C, m, flags, out, &wq, capsule_win_flush);
-    capsule_walk ctx[TOI_MESH_PACK_WALKS];
+    capsule_floats ctx[TOI_MESH_PACK_WALKS];
     return vdone(mesh_walk_packed(n, &Q, 1, ctx, sizeof ctx[0], capsule_mesh_begin,
                                   capsule_leaf_live, capsule_leaf_kernel, cost));
 }

@@ -164,6 +164,26 @@ TOI_VINLINE int mesh_walk_take(mesh_walker *w, void *ctx, size_t n, size_t *next
     return 0;
 }
 
+/* Walk k's walk over: its outputs, and the next query that walks taken into slot k; returns
+   0 when no query is left (the slot is off). */
+TOI_VINLINE int mesh_walk_over(mesh_walker *w, void *ctx, size_t n, size_t *next,
+                               const mesh_batch *Q, mesh_begin_fn begin, size_t *hits)
+{
+    *hits += mesh_walk_end(Q, w->i, &w->b);
+    return mesh_walk_take(w, ctx, n, next, Q, begin, hits);
+}
+
+/* The batch's end: the queue's last winners recomputed, and the cost (may be NULL) gains the
+   batch's nv and np. */
+TOI_VINLINE void mesh_walk_finish(const mesh_batch *Q, toi_cost *cost, uint64_t nv, uint64_t np)
+{
+    Q->flush(Q->wq, Q->in, Q->all_overlaps, Q->cull_on, Q->out, Q->full);
+    if (cost) {
+        cost->nv += nv;
+        cost->np += np;
+    }
+}
+
 /* Queries [0, n) down the mesh, TOI_MESH_INFLIGHT walks at a time taking steps in turn, so
    their memory latencies overlap instead of adding up (and, on a mesh of at least
    TOI_MESH_PREFETCH_BYTES, the children a step fetches, toi_mesh_prefetch_hits, arrive while
@@ -194,16 +214,11 @@ TOI_VINLINE size_t mesh_walk_batch(size_t n, const mesh_batch *Q, int capsule, v
             void *ctx = (char *)ctxs + k * ctx_size;
             if (mesh_walk_step(&w[k], capsule, m, prefetch, leaf, ctx, &nv, &np))
                 continue;
-            hits += mesh_walk_end(Q, w[k].i, &w[k].b);
-            on[k] = mesh_walk_take(&w[k], ctx, n, &next, Q, begin, &hits);
+            on[k] = mesh_walk_over(&w[k], ctx, n, &next, Q, begin, &hits);
             live -= !on[k];
         }
     }
-    Q->flush(Q->wq, Q->in, Q->all_overlaps, Q->cull_on, Q->out, Q->full);
-    if (cost) {
-        cost->nv += nv;
-        cost->np += np;
-    }
+    mesh_walk_finish(Q, cost, nv, np);
     return hits;
 }
 
@@ -276,21 +291,11 @@ TOI_VINLINE void mesh_pack_run(mesh_pack *p, size_t at, size_t cnt, const mesh_b
     float tt[VW];
     for (unsigned bits = hit_lanes(hit, t, tt); bits; bits &= bits - 1) {
         const unsigned l = (unsigned)__builtin_ctz(bits);
-        const mesh_walker *x = &w[p->walk[at + l]];
-        toi_mesh_offer(Q->m, x->cur.ref, x->cur.count, p->j[at + l], tt[l],
-                       &w[p->walk[at + l]].b);
+        mesh_walker *x = &w[p->walk[at + l]];
+        toi_mesh_offer(Q->m, x->cur.ref, x->cur.count, p->j[at + l], tt[l], &x->b);
     }
     for (size_t l = 0; l < cnt; l++)
         wait[p->walk[at + l]]--;
-}
-
-/* Walk k's walk over: its outputs, and the next query that walks taken into slot k; returns
-   0 when no query is left (the slot is off). */
-TOI_VINLINE int mesh_walk_over(mesh_walker *w, void *ctx, size_t n, size_t *next,
-                               const mesh_batch *Q, mesh_begin_fn begin, size_t *hits)
-{
-    *hits += mesh_walk_end(Q, w->i, &w->b);
-    return mesh_walk_take(w, ctx, n, next, Q, begin, hits);
 }
 
 /* Queries [0, n) down the mesh as mesh_walk_batch walks them - the same visits, winners and
@@ -370,11 +375,7 @@ TOI_VINLINE size_t mesh_walk_packed(size_t n, const mesh_batch *Q, int capsule, 
                 ready |= 1u << k;
         }
     }
-    Q->flush(Q->wq, Q->in, Q->all_overlaps, Q->cull_on, Q->out, Q->full);
-    if (cost) {
-        cost->nv += nv;
-        cost->np += np;
-    }
+    mesh_walk_finish(Q, cost, nv, np);
     return hits;
 }
 
