@@ -9,7 +9,7 @@
    triangles - SA(L) ceil(nL / 8) + SA(R) ceil(nR / 8) - since a leaf of 1 to 8 triangles
    costs one kernel step: this fills leaves, which keeps the mesh small. Below
    TOI_MESH_SAH_DEPTH wide levels (pathological inputs only) splits fall back to the median,
-   which bounds the depth. Triangles end up in leaf order (mesh.h), so a leaf is one kernel
+   the child of most triangles first, which bounds the depth (mesh.h). Triangles end up in leaf order (mesh.h), so a leaf is one kernel
    step.
 
    Non-finite triangles (a NaN or infinite coordinate) are skipped by queries, as in sets,
@@ -406,28 +406,43 @@ static void split(builder *B, const range *r, int median, range *L, range *R)
     f4_store(R->cb.lo, rclo), f4_store(R->cb.hi, rchi);
 }
 
+/* Which child a node splits next: the one of largest surface area (SAH levels) or, below
+   TOI_MESH_SAH_DEPTH, the one of most triangles; -1 when it fits a leaf. By area alone, a
+   median level could leave half of its triangles in one child (the others' boxes larger),
+   so the median levels below could halve the count instead of dividing it by about 8; by
+   count, a child of a median node holds at most about 1/8 of it plus a leaf, and a tree
+   stays within TOI_MESH_MAX_DEPTH levels (the traversal stack's bound). */
+static double split_priority(const range *r, int median)
+{
+    uint32_t n = r->end - r->start;
+    if (n <= TOI_MESH_W)
+        return -1.0;
+    return median ? (double)n : box_area(&r->b);
+}
+
 /* A node over the range r (more than W triangles): returns its index. */
 static uint32_t build_node(builder *B, const range *r, int depth)
 {
     range ch[TOI_MESH_W];
-    double area[TOI_MESH_W]; /* a child's area, or -1 when it fits a leaf */
+    double prio[TOI_MESH_W]; /* split_priority */
+    const int median = depth >= TOI_MESH_SAH_DEPTH;
     int nch = 1;
     ch[0] = *r;
-    area[0] = box_area(&r->b);
+    prio[0] = split_priority(r, median);
     while (nch < TOI_MESH_W) {
         int pick = -1;
         double most = -1.0;
         for (int c = 0; c < nch; c++)
-            if (area[c] > most)
-                pick = c, most = area[c];
+            if (prio[c] > most)
+                pick = c, most = prio[c];
         if (pick < 0)
             break;
         range L, R;
-        split(B, &ch[pick], depth >= TOI_MESH_SAH_DEPTH, &L, &R);
+        split(B, &ch[pick], median, &L, &R);
         ch[pick] = L;
         ch[nch] = R;
-        area[pick] = L.end - L.start > TOI_MESH_W ? box_area(&L.b) : -1.0;
-        area[nch] = R.end - R.start > TOI_MESH_W ? box_area(&R.b) : -1.0;
+        prio[pick] = split_priority(&L, median);
+        prio[nch] = split_priority(&R, median);
         nch++;
     }
     uint32_t id = new_node(B);

@@ -16,8 +16,9 @@
 /* count[] of a child that is an internal node. */
 #define TOI_MESH_INNER 255
 /* Wide levels below which the builder still splits by the surface-area heuristic; deeper
-   subtrees split at the median, so a tree is at most about this + log8(ntris) levels deep
-   and the traversal stack below is bounded. */
+   subtrees split at the median, the child of most triangles first (mesh.c, split_priority),
+   so a tree of fewer than 2^32 triangles is at most this + 10 levels deep and the traversal
+   stack below is bounded. */
 #define TOI_MESH_SAH_DEPTH 40
 #define TOI_MESH_MAX_DEPTH (TOI_MESH_SAH_DEPTH + 12)
 /* Pending children during a traversal: each level visited leaves at most W - 1 behind. */
@@ -105,11 +106,23 @@ typedef struct toi_mesh_ray {
     float px, py, pz;     /* start centre */
     float ix, iy, iz;     /* 1 / v */
     float base;           /* |v|_1 + r (a capsule: + |e|_1) */
-    float r;
+    float r;              /* r, plus the motions too small for a reciprocal (below) */
     float elo[3], ehi[3]; /* a capsule's box stretch, below; 0 for a sphere */
     int negx, negy, negz; /* 1 / v_a < 0 */
 } toi_mesh_ray;
 
+/* |v_a| when its reciprocal overflows (0 < |v_a| < about 2^-128), else 0. */
+static inline float toi_mesh_tiny(float va, float ia)
+{
+    return __builtin_isinf(ia) && va != 0.0f ? __builtin_fabsf(va) : 0.0f;
+}
+
+/* A motion along axis a too small for its reciprocal (1 / v_a overflows to +-inf) makes the
+   slab test take the path as standing still along a, as for v_a = 0; the box is grown by
+   |v_a| more instead, through r: the path strays from its start by at most that along a.
+   (r + pad rounded to nearest falls short of the exact sum by at most 2^-24 (r + pad), far
+   inside TOI_BOX_MARGIN Sn, as Sn >= |v|_1 + r.) Without it a sphere moving by a few 2^-130
+   was tested against the boxes at its start only, and missed what the set query hit. */
 static inline toi_mesh_ray toi_mesh_ray_make(float px, float py, float pz, float vx, float vy,
                                              float vz, float r)
 {
@@ -117,7 +130,7 @@ static inline toi_mesh_ray toi_mesh_ray_make(float px, float py, float pz, float
     q.px = px, q.py = py, q.pz = pz;
     q.ix = 1.0f / vx, q.iy = 1.0f / vy, q.iz = 1.0f / vz;
     q.base = ((__builtin_fabsf(vx) + __builtin_fabsf(vy)) + __builtin_fabsf(vz)) + r;
-    q.r = r;
+    q.r = r + ((toi_mesh_tiny(vx, q.ix) + toi_mesh_tiny(vy, q.iy)) + toi_mesh_tiny(vz, q.iz));
     for (int a = 0; a < 3; a++)
         q.elo[a] = q.ehi[a] = 0.0f;
     q.negx = q.ix < 0.0f, q.negy = q.iy < 0.0f, q.negz = q.iz < 0.0f;

@@ -667,10 +667,131 @@ static void diff_capsule_meshes(const void *ctx)
            done, scenes);
 }
 
+/* ---- the deepest trees: nested clusters ---- */
+
+/* Node id's subtree: its triangles, and its levels of nodes into *levels. */
+static size_t subtree_of(const toi_mesh *m, uint32_t id, int *levels)
+{
+    const toi_mesh_node *nd = &m->nodes[id];
+    size_t n = 0;
+    int below = 0;
+    for (int c = 0; c < nd->nchild; c++)
+        if (nd->count[c] == TOI_MESH_INNER) {
+            int l = 0;
+            n += subtree_of(m, nd->ref[c], &l);
+            below = l > below ? l : below;
+        } else
+            n += nd->count[c];
+    *levels = below + 1;
+    return n;
+}
+
+/* The levels of the tree below node id (at level lev, the root's 1) into *deepest; each
+   node at level TOI_MESH_SAH_DEPTH + 1, the first the builder splits at the median, checked:
+   at most one level more than its triangles need (8^L leaves of 8), and counted. */
+static size_t deep_levels(const toi_mesh *m, uint32_t id, int lev, int *deepest)
+{
+    if (lev > *deepest)
+        *deepest = lev;
+    size_t median_nodes = 0;
+    if (lev == TOI_MESH_SAH_DEPTH + 1) {
+        int l = 0;
+        size_t n = subtree_of(m, id, &l), leaves = (n + TOI_MESH_W - 1) / TOI_MESH_W;
+        int need = 0;
+        for (size_t cap = 1; cap < leaves; cap *= TOI_MESH_W)
+            need++;
+        CHECK(l <= need + 1, "a median-split subtree of %zu triangles is %d levels deep, "
+              "want at most %d", n, l, need + 1);
+        median_nodes++;
+    }
+    const toi_mesh_node *nd = &m->nodes[id];
+    for (int c = 0; c < nd->nchild; c++)
+        if (nd->count[c] == TOI_MESH_INNER)
+            median_nodes += deep_levels(m, nd->ref[c], lev + 1, deepest);
+    return median_nodes;
+}
+
+/* Nested clusters: group g of triangles at x in [s, 2 s] (s = 0.17^g), s tall in y and z,
+   and the groups after it inside x < s. Fifty groups of 56, each a level of the tree (the
+   surface-area heuristic splits off the cluster inside, then the group's own triangles),
+   take the builder past TOI_MESH_SAH_DEPTH; the rest, groups halving in size (32768
+   triangles down to 8), are split at the median. Spheres aimed at the groups (some from
+   outside every group, down through all of them) walk to the deepest leaves. Splitting the
+   median levels by surface area, as the levels above, once left half of a node's triangles
+   in one child: those levels halved the count instead of dividing it by 8, and a tree could
+   outgrow the traversal stacks' bound (TOI_MESH_MAX_DEPTH; this one came within 5 levels of
+   it). */
+static void diff_deep_mesh(const void *ctx)
+{
+    (void)ctx;
+    enum { SAH_GROUPS = 50, HALVING = 13 };
+    rng r = {0xDEE9};
+    size_t cnt[SAH_GROUPS + HALVING + 1], nt = 0;
+    float sc_of[SAH_GROUPS + HALVING + 1];
+    float s = 1.0f;
+    for (int g = 0; g <= SAH_GROUPS + HALVING; g++) {
+        int h = g - SAH_GROUPS; /* halving group h: 8 << (HALVING - 1 - h) */
+        cnt[g] = h < 0 ? 56 : h < HALVING ? (size_t)8 << (HALVING - 1 - h) : 8;
+        sc_of[g] = s;
+        s *= 0.17f;
+        nt += cnt[g];
+    }
+    t_scene sc;
+    sc.ntris = nt;
+    t_tri_alloc(&sc.tri, nt);
+    size_t j = 0;
+    for (int g = 0; g <= SAH_GROUPS + HALVING; g++)
+        for (size_t i = 0; i < cnt[g]; i++, j++) {
+            const float e = sc_of[g], x = e * (1.0f + rng_unit(&r));
+            const float T[9] = {x, 0, 0, x + e * 0.01f, e, 0, x, 0, e};
+            for (int k = 0; k < 9; k++)
+                sc.tri.f[k][j] = T[k];
+        }
+    sc.nsph = t_count(48);
+    t_spheres_alloc(&sc.sph, sc.nsph);
+    for (size_t i = 0; i < sc.nsph; i++) {
+        const int g = (int)rng_below(&r, SAH_GROUPS + HALVING + 1);
+        const float e = sc_of[g], from = i % 8 == 0 ? 1.5f : 3.0f * e;
+        const float S[7] = {from, e * rng_unit(&r), e * rng_unit(&r), -from,
+                            e * rng_range(&r, -0.1f, 0.1f), e * rng_range(&r, -0.1f, 0.1f),
+                            e * 0.05f * rng_unit(&r)};
+        for (int k = 0; k < 7; k++)
+            sc.sph.f[k][i] = S[k];
+    }
+    toi_mesh *m = toi_mesh_build(nt, &sc.tri.t);
+    CHECK(m != NULL, "build failed");
+    if (!m) {
+        mesh_scene_free(&sc);
+        return;
+    }
+    int deepest = 0;
+    size_t median_nodes = deep_levels(m, 0, 1, &deepest);
+    CHECK(median_nodes > 0 && deepest <= TOI_MESH_MAX_DEPTH,
+          "%zu nodes split at the median, %d levels (want some, and at most %d)", median_nodes,
+          deepest, TOI_MESH_MAX_DEPTH);
+    t_capb cb;
+    caps_from_spheres(&r, &sc.sph, sc.nsph, &cb);
+    size_t done = diff_scene(&sc, NULL, m, "nested clusters", 0);
+    done += diff_scene(&sc, &cb.c, m, "capsules, nested clusters", 0);
+    t_hits h;
+    t_hits_alloc(&h, sc.nsph);
+    ptrdiff_t hits = t_mesh(fastest_api(), sc.nsph, &sc.sph.s, m, 0, &h.h, NULL);
+    CHECK(hits > 0, "no sphere hits the nested clusters");
+    printf("    %zu triangles in %d levels (%zu nodes split at the median), %zu sphere and "
+           "capsule queries bit-identical to the set queries (%td of %zu spheres hit)\n", nt,
+           deepest, median_nodes, done, hits, sc.nsph);
+    t_hits_free(&h);
+    caps_free(&cb);
+    toi_mesh_free(m);
+    mesh_scene_free(&sc);
+}
+
 void group_mesh_differential(void)
 {
     t_run("differential/mesh = set query, every backend", diff_meshes, NULL);
     t_run("differential/capsule mesh = capsule set query, every backend", diff_capsule_meshes,
+          NULL);
+    t_run("differential/mesh of nested clusters: median levels, every backend", diff_deep_mesh,
           NULL);
 }
 
