@@ -8,6 +8,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 /* A finite float of random sign and any exponent (denormals, 0 and FLT_MAX included). */
 static float any_finite(rng *r)
@@ -52,7 +53,7 @@ static void case_any_magnitude(const void *ctx)
     for (size_t c = 0; c < calls && bad < 5; c++) {
         t_args a;
         memset(&a, 0, sizeof a);
-        float common = bits_float((rng_below(&r, 253) + 1) << 23); /* 2^-126 .. 2^126 */
+        float common = ldexpf(1.0f, (int)rng_below(&r, 276) - 149); /* 2^-149 .. 2^126 */
         for (int k = 0; k < t_nq(f); k++) {
             int nc = 0;
             for (size_t i = 0; i < N; i++)
@@ -305,6 +306,136 @@ static void case_far_sliver(const void *ctx)
     t_spheres_free(&s);
 }
 
+/* ---- scale: every query commutes with scaling by a power of two ---- */
+
+/* Whether an input of this kind is a length (scaled with the scene) rather than a direction,
+   an angle, a time or a coefficient. */
+static int is_length(char kind)
+{
+    return kind == 'p' || kind == 'v' || kind == 'r' || kind == 'd' || kind == 'o' ||
+           kind == 'h';
+}
+
+/* The smallest nonzero and the largest magnitude of the length inputs of b's arrays. */
+static void length_range(const t_family *f, const t_args *a, size_t n, float *lo, float *hi)
+{
+    *lo = INFINITY, *hi = 0.0f;
+    for (int k = 0; k < t_nq(f); k++)
+        if (is_length(f->qkind[k]))
+            for (size_t i = 0; i < n; i++) {
+                float x = fabsf(a->q[k][i]);
+                *hi = x > *hi ? x : *hi;
+                *lo = x > 0.0f && x < *lo ? x : *lo;
+            }
+    for (int s = 0; s < f->nsets; s++)
+        for (int k = 0; k < t_nset_arrays(f, s); k++)
+            if (is_length(f->skind[s][k]))
+                for (size_t i = 0; i < a->nset[s]; i++) {
+                    float x = fabsf(a->set[s][k][i]);
+                    *hi = x > *hi ? x : *hi;
+                    *lo = x > 0.0f && x < *lo ? x : *lo;
+                }
+    for (int k = 0; k < t_nparam(f); k++)
+        if (is_length(f->pkind[k])) {
+            float x = fabsf(a->param[k]);
+            *hi = x > *hi ? x : *hi;
+            *lo = x > 0.0f && x < *lo ? x : *lo;
+        }
+}
+
+/* One family's batch, every length input scaled by 2^e (exactly: every scaled input stays a
+   normal float), against the unscaled batch on every backend: the same count, and bit for bit
+   the same t, t_exit, normal, index and feature, with the point and the depth scaled by 2^e
+   (where that is a normal float or 0). Every query rescales its relative geometry by a power
+   of two of its own size, so its arithmetic is the same at every scale; the mesh query's
+   node test works in world units, but it only skips what cannot matter. Rows that update
+   arrays in place (the response) are not queries and are left out. */
+static void case_scale(const void *ctx)
+{
+    const t_family *f = ctx;
+    enum { N = 160, M = 24, NOUT = 8 };
+    static const int exps[] = {-100, -64, -23, 1, 29, 64, 100};
+    const toi_kernels *tables[8];
+    int ntab = t_kernel_tables(tables, 8);
+    t_batch b;
+    t_batch_make(&b, f, N, M, t_family_seed(f) ^ 0x5CA1E);
+    float lo, hi;
+    length_range(f, &b.a, N, &lo, &hi);
+    static float qs[T_MAXARR][N], ss[2][T_MAXARR][M];
+    static float ref[NOUT][N], got[NOUT][N], rx[N], gx[N];
+    static uint32_t ri[N], gi[N];
+    static uint8_t rf[N], gf[N];
+    toi_hits hr = {ref[0], ref[1], ref[2], ref[3], ref[4], ref[5], ref[6], ref[7], ri, rf, rx};
+    toi_hits hg = {got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7], gi, gf, gx};
+    size_t checked = 0, bad = 0, hits = 0;
+    for (int ti = 0; ti < ntab && !bad; ti++)
+        for (unsigned flags = 0; flags <= f->flags && !bad; flags++) {
+            if (flags & ~f->flags)
+                continue;
+            memset(ref, 0xA5, sizeof ref);
+            ptrdiff_t rr = f->call(tables[ti], N, &b.a, flags, &hr);
+            hits += rr > 0 ? (size_t)rr : 0;
+            for (size_t x = 0; x < sizeof exps / sizeof exps[0] && !bad; x++) {
+                const int e = exps[x];
+                if (ldexpf(lo, e) < 0x1p-125f || ldexpf(hi, e) > 0x1p118f)
+                    continue;
+                t_args a = b.a;
+                for (int k = 0; k < t_nq(f); k++)
+                    if (is_length(f->qkind[k])) {
+                        for (size_t i = 0; i < N; i++)
+                            qs[k][i] = ldexpf(b.a.q[k][i], e);
+                        a.q[k] = qs[k];
+                    }
+                for (int s = 0; s < f->nsets; s++)
+                    for (int k = 0; k < t_nset_arrays(f, s); k++)
+                        if (is_length(f->skind[s][k])) {
+                            for (size_t i = 0; i < M; i++)
+                                ss[s][k][i] = ldexpf(b.a.set[s][k][i], e);
+                            a.set[s][k] = ss[s][k];
+                        }
+                for (int k = 0; k < t_nparam(f); k++)
+                    if (is_length(f->pkind[k]))
+                        a.param[k] = ldexpf(b.a.param[k], e);
+                memset(got, 0x5A, sizeof got);
+                ptrdiff_t rg = f->call(tables[ti], N, &a, flags, &hg);
+                CHECK(rg == rr, "backend %d flags %u, scaled by 2^%d: %td hits, unscaled %td",
+                      ti, flags, e, rg, rr);
+                for (size_t i = 0; i < N && bad < 3; i++) {
+                    int diff = -1;
+                    for (int o = 0; o < NOUT && diff < 0; o++) {
+                        float want = o >= 4 ? ldexpf(ref[o][i], e) : ref[o][i];
+                        if (o >= 4 && want != 0.0f && fabsf(want) < FLT_MIN)
+                            continue; /* the scaled output is a denormal: rounded */
+                        if (memcmp(&want, &got[o][i], 4) != 0)
+                            diff = o;
+                    }
+                    if (diff < 0 && f->writes_index && ri[i] != gi[i])
+                        diff = 8;
+                    if (diff < 0 && f->writes_feature && rf[i] != gf[i])
+                        diff = 9;
+                    if (diff < 0 && f->writes_exit && memcmp(&rx[i], &gx[i], 4) != 0)
+                        diff = 10;
+                    if (diff >= 0) {
+                        static const char *const names[] = {"t", "nx", "ny", "nz", "px", "py",
+                                                            "pz", "depth", "index", "feature",
+                                                            "t_exit"};
+                        CHECK(0, "backend %d flags %u, query %zu scaled by 2^%d: %s differs "
+                              "(t %a, scaled %a; %s unscaled %a, scaled %a)", ti, flags, i, e,
+                              names[diff], ref[0][i], got[0][i], names[diff],
+                              diff < 8 ? ref[diff][i] : 0.0f, diff < 8 ? got[diff][i] : 0.0f);
+                        bad++;
+                    }
+                    checked++;
+                }
+            }
+        }
+    t_batch_free(&b);
+    CHECK(hits > 0, "no query of the batch hits");
+    if (!bad)
+        printf("    %zu scaled queries equal the unscaled ones (of %zu unscaled queries, %zu "
+               "hit)\n", checked, checked / (sizeof exps / sizeof exps[0]), hits);
+}
+
 void group_magnitude(void)
 {
     char name[128];
@@ -312,6 +443,11 @@ void group_magnitude(void)
         snprintf(name, sizeof name, "magnitude/%s: any finite magnitude, every backend",
                  t_families[fi].name);
         t_run(name, case_any_magnitude, &t_families[fi]);
+        if (!t_families[fi].inout) {
+            snprintf(name, sizeof name, "magnitude/%s: scaled by powers of two, every backend",
+                     t_families[fi].name);
+            t_run(name, case_scale, &t_families[fi]);
+        }
     }
     for (int i = 0; i < t_nimpls; i++) {
         snprintf(name, sizeof name, "magnitude/sphere range edges/%s", t_impls[i].name);
