@@ -714,17 +714,18 @@ static size_t deep_levels(const toi_mesh *m, uint32_t id, int lev, int *deepest)
 /* Nested clusters: group g of triangles at x in [s, 2 s] (s = 0.17^g), s tall in y and z,
    and the groups after it inside x < s. Fifty groups of 56, each a level of the tree (the
    surface-area heuristic splits off the cluster inside, then the group's own triangles),
-   take the builder past TOI_MESH_SAH_DEPTH; the rest, groups halving in size (32768
+   take the builder past TOI_MESH_SAH_DEPTH; the rest, groups halving in size (4096
    triangles down to 8), are split at the median. Spheres aimed at the groups (some from
    outside every group, down through all of them) walk to the deepest leaves. Splitting the
    median levels by surface area, as the levels above, once left half of a node's triangles
    in one child: those levels halved the count instead of dividing it by 8, and a tree could
-   outgrow the traversal stacks' bound (TOI_MESH_MAX_DEPTH; this one came within 5 levels of
-   it). */
+   outgrow the traversal stacks' bound (TOI_MESH_MAX_DEPTH; this one came within 6 levels of
+   it, its median subtree of 7,983 triangles 6 levels deep). Ten halving groups, not more:
+   the qemu CPU-model runs compute this test's set queries with the scalar reference. */
 static void diff_deep_mesh(const void *ctx)
 {
     (void)ctx;
-    enum { SAH_GROUPS = 50, HALVING = 13 };
+    enum { SAH_GROUPS = 50, HALVING = 10 };
     rng r = {0xDEE9};
     size_t cnt[SAH_GROUPS + HALVING + 1], nt = 0;
     float sc_of[SAH_GROUPS + HALVING + 1];
