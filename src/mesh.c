@@ -9,8 +9,8 @@
    triangles - SA(L) ceil(nL / 8) + SA(R) ceil(nR / 8) - since a leaf of 1 to 8 triangles
    costs one kernel step: this fills leaves, which keeps the mesh small. Below
    TOI_MESH_SAH_DEPTH wide levels (pathological inputs only) splits fall back to the median,
-   the child of most triangles first, which bounds the depth (mesh.h). Triangles end up in leaf order (mesh.h), so a leaf is one kernel
-   step.
+   the child of most triangles first, which bounds the depth (mesh.h). Triangles end up in
+   leaf order (mesh.h), so a leaf is one kernel step.
 
    Non-finite triangles (a NaN or infinite coordinate) are skipped by queries, as in sets,
    but stay in the tree so a refit can bring them back: they sit in leaves of their own,
