@@ -704,6 +704,57 @@ static void case_pair_crowded(const void *ctx)
     t_crowded_pairs(ctx, 20, 0xC40D, pair_crowd_gen, pair_crowd_call);
 }
 
+/* A short segment (2^-148 long, across) falling onto a long one (capsule pairs) or onto a
+   triangle's edge (capsule-triangle, set, mesh) with radius 2^-149: they first touch
+   through the segments' interiors (the parallelogram's face), at t = 1/2 - 2^-10, normal +z.
+   The same at 2^0 (every input a denormal or nearly), 2^30 and 2^60. The rescale by
+   2^(127 - E) of a denormal size had left the geometry at size 2^-13, where the short
+   segment fell below TOI_SEG_FACE_MIN (an absolute threshold in scaled units): the face
+   was left out, and the segment's ends reached the contact at t = 1/2, normal +y. */
+static void case_denormal_cross(const void *ctx)
+{
+    const t_impl *im = ctx;
+    t_cap a, b;
+    t_hits h;
+    cap_alloc(&a, 1);
+    cap_alloc(&b, 1);
+    t_hits_alloc(&h, 1);
+    for (int e = 0; e <= 60; e += 30) {
+        const float k = ldexpf(1.0f, e), hz = 0x1p-140f * k, w = 0x1p-149f * k;
+        const float L = 0x1p-137f * k;
+        const float fall[10] = {0, -w, hz, 0, w, hz, 0, 0, -2 * hz, 0x1p-149f * k};
+        const float lying[10] = {-L, 0, 0, L, 0, 0, 0, 0, 0, 0};
+        cap_set(&a, 0, fall);
+        cap_set(&b, 0, lying);
+        /* the triangle (-L, 0, 0), (L, 0, 0), (0, 0, -L): its top edge lies along A's */
+        const float tv[9] = {-L, 0, 0, L, 0, 0, 0, 0, -L};
+        const toi_triangles tri = {tv, tv + 1, tv + 2, tv + 3, tv + 4, tv + 5, tv + 6, tv + 7,
+                                   tv + 8};
+        toi_mesh *m = toi_mesh_build(1, &tri);
+        CHECK(m != NULL, "2^%d: mesh build", e);
+        for (int q = 0; q < 4; q++) {
+            static const char *const names[] = {"capsule pair", "capsule-triangle",
+                                                "capsule set", "capsule mesh"};
+            t_hits_fill(&h, 0xA5);
+            ptrdiff_t r = q == 0   ? t_capsules(im, 1, &a.c, &b.c, 0, &h.h)
+                          : q == 1 ? t_capsules_tris(im, 1, &a.c, &tri, 0, &h.h)
+                          : q == 2 ? t_capsules_tri_set(im, 1, &a.c, 1, &tri, 0, &h.h)
+                          : m      ? t_capsules_mesh(im, 1, &a.c, m, 0, &h.h, NULL)
+                                   : -1;
+            CHECK(r == 1 && near(h.f[0][0], 0.5f - 0x1p-10f),
+                  "%s at 2^%d: returned %td, t = %.9g, want %.9g", names[q], e, r, h.f[0][0],
+                  0.5f - 0x1p-10f);
+            CHECK(near(h.f[1][0], 0) && near(h.f[2][0], 0) &&
+                  near(h.f[3][0], 1), "%s at 2^%d: normal %g %g %g, want +z",
+                  names[q], e, h.f[1][0], h.f[2][0], h.f[3][0]);
+        }
+        toi_mesh_free(m);
+    }
+    cap_free(&a);
+    cap_free(&b);
+    t_hits_free(&h);
+}
+
 /* The pair list (toi_sweep_capsule_pairs) is toi_sweep_capsules on the gathered pairs, bit
    for bit: random bodies and indices (some pairs a body against itself), batch sizes 1 to 700
    with every tail, both flags, random output subsets; then a capsule against itself, and the
@@ -815,6 +866,8 @@ void group_capsule_contract(void)
                 "bit the scalar's", case_pair_crowded);
     t_run_impls("capsules/pair list: toi_sweep_capsules on the gathered pairs, bit for bit; "
                 "self pairs; bad indices", case_pair_list);
+    t_run_impls("capsules/regression: segments crossing among the denormals (pairs, triangle, "
+                "set, mesh: the face piece at every size)", case_denormal_cross);
     group_end("contract");
 }
 

@@ -505,14 +505,14 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     if (!full)
         return 1;
     res->nx = n[0], res->ny = n[1], res->nz = n[2];
-    float un = toi_scalar_pow2_unscale(size);
-    res->px = (B->c[0] + t * B->v[0]) + p[0] * un;
-    res->py = (B->c[1] + t * B->v[1]) + p[1] * un;
-    res->pz = (B->c[2] + t * B->v[2]) + p[2] * un;
+    float un = toi_scalar_pow2_unscale(size), un2 = toi_scalar_pow2_unscale_sub(size);
+    res->px = (B->c[0] + t * B->v[0]) + (p[0] * un2) * un;
+    res->py = (B->c[1] + t * B->v[1]) + (p[1] * un2) * un;
+    res->pz = (B->c[2] + t * B->v[2]) + (p[2] * un2) * un;
     res->depth = 0.0f;
     if (overlap) {
         float ek = kn < 6 ? eF : eE;
-        float depth = (((e.R[kn] - ek) - e.d[kn]) / sqrtf(e.LL[kn])) * un;
+        float depth = ((((e.R[kn] - ek) - e.d[kn]) / sqrtf(e.LL[kn])) * un2) * un;
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;
@@ -543,7 +543,12 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
         l[c] = l[c] * s, v[c] = v[c] * s;
         ha[c] = A->h[c] * s, hb[c] = B->h[c] * s;
     }
-    float S = size * s;
+    float s2 = toi_scalar_pow2_scale_sub(size, s);
+    for (int c = 0; c < 3; c++) {
+        l[c] = l[c] * s2, v[c] = v[c] * s2;
+        ha[c] = ha[c] * s2, hb[c] = hb[c] * s2;
+    }
+    float S = (size * s) * s2;
     if (wma > 0.0f || wmb > 0.0f)
         return sweep_box_spin(A, B, l, v, ha, hb, S, size, flags, full, res, t_exit);
     float eF = S * TOI_BOX_GROW_FACE, eE = S * TOI_BOX_GROW_EDGE;
@@ -651,13 +656,13 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
     box_point(a, b, C, kn, dl[kn], LL[kn], n, Dt, ha, hb, S * TOI_BOX_FLAT, p);
     if (overlap && kn >= 6)
         box_overlap_point(a, b, C, dl, Dt, ha, hb, p);
-    float un = toi_scalar_pow2_unscale(size);
-    res->px = (B->c[0] + t * B->v[0]) + p[0] * un;
-    res->py = (B->c[1] + t * B->v[1]) + p[1] * un;
-    res->pz = (B->c[2] + t * B->v[2]) + p[2] * un;
+    float un = toi_scalar_pow2_unscale(size), un2 = toi_scalar_pow2_unscale_sub(size);
+    res->px = (B->c[0] + t * B->v[0]) + (p[0] * un2) * un;
+    res->py = (B->c[1] + t * B->v[1]) + (p[1] * un2) * un;
+    res->pz = (B->c[2] + t * B->v[2]) + (p[2] * un2) * un;
     res->depth = 0.0f;
     if (overlap) {
-        float depth = (((R[kn] - e[kn]) - d[kn]) / sqrtf(LL[kn])) * un;
+        float depth = ((((R[kn] - e[kn]) - d[kn]) / sqrtf(LL[kn])) * un2) * un;
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;

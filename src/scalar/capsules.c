@@ -241,13 +241,16 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
     vec3 e = {ex * s, ey * s, ez * s};
     vec3 l1 = {(A.p1.x - B.p.x) * s, (A.p1.y - B.p.y) * s, (A.p1.z - B.p.z) * s};
     R = R * s;
+    float s2 = toi_scalar_pow2_scale_sub(size, s);
+    l0 = mul3(l0, s2), v = mul3(v, s2), e = mul3(e, s2), l1 = mul3(l1, s2);
+    R = R * s2;
     float ee = dot3(e, e);
 
     vec3 d0 = nearest_on_segment(l0, l1, e, ee);
     float RR = R * R;
     float a = dot3(v, v);
     int approach;
-    int start = start_rule(d0, v, a, RR, size * s, flags, &approach);
+    int start = start_rule(d0, v, a, RR, (size * s) * s2, flags, &approach);
     if (start == 0)
         return 0;
     int overlap = start > 0;
@@ -285,7 +288,8 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
     res->pz = (B.p.z + t * B.v.z) + res->nz * B.r;
     res->depth = 0.0f;
     if (overlap) {
-        float depth = (R - len) * toi_scalar_pow2_unscale(size);
+        float depth = ((R - len) * toi_scalar_pow2_unscale_sub(size)) *
+                      toi_scalar_pow2_unscale(size);
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;
@@ -679,15 +683,21 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     vec3 v = {vx * s, vy * s, vz * s};
     P.ea = (vec3){ex * s, ey * s, ez * s};
     P.eb = (vec3){fx * s, fy * s, fz * s};
-    P.nea = (vec3){-P.eb.x, -P.eb.y, -P.eb.z};
     R = R * s;
+    float s2 = toi_scalar_pow2_scale_sub(size, s);
+    for (int k = 0; k < 4; k++)
+        P.C[k] = mul3(P.C[k], s2);
+    v = mul3(v, s2), P.ea = mul3(P.ea, s2), P.eb = mul3(P.eb, s2);
+    P.nea = (vec3){-P.eb.x, -P.eb.y, -P.eb.z};
+    R = R * s2;
+    const float S = (size * s) * s2;
 
     /* Separation reject (as the triangle queries'): the swept parallelogram stays farther
        than R + mg from the origin along the direction where the segments' centres come
        nearest, mg = TOI_BOX_MARGIN * size (scaled, ~1): then f(t) > R + mg over [0, 1], 2^9
        times the kernel's error, so no contact the pieces below could report is lost; the
        SIMD kernel skips such pairs by the same test. */
-    float g = R + TOI_BOX_MARGIN * (size * s);
+    float g = R + TOI_BOX_MARGIN * S;
     if (para_dir_apart(P.C, v, g))
         return 0;
     P.eea = dot3(P.ea, P.ea);
@@ -706,7 +716,7 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     float RR = R * R;
     float a = dot3(v, v);
     int approach;
-    int start = start_rule(d0, v, a, RR, size * s, flags, &approach);
+    int start = start_rule(d0, v, a, RR, S, flags, &approach);
     if (start == 0)
         return 0;
     int overlap = start > 0;
@@ -755,7 +765,8 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     res->pz = (q.z + t * B.v.z) + res->nz * B.r;
     res->depth = 0.0f;
     if (overlap) {
-        float depth = (R - len) * toi_scalar_pow2_unscale(size);
+        float depth = ((R - len) * toi_scalar_pow2_unscale_sub(size)) *
+                      toi_scalar_pow2_unscale(size);
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;
@@ -996,6 +1007,10 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
     v = mul3(v, s);
     e = mul3(e, s);
     r = r * s;
+    float s2 = toi_scalar_pow2_scale_sub(size, s);
+    A = mul3(A, s2), B = mul3(B, s2), C = mul3(C, s2);
+    v = mul3(v, s2), e = mul3(e, s2), r = r * s2;
+    const float S = (size * s) * s2;
     if (flags & TOI_CULL_BACKFACES) {
         vec3 Nw = tri_normal(T, s);
         if (!(dot3(Nw, v) < 0.0f))
@@ -1034,7 +1049,7 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
        is entered at t <= 0, and a pair that recedes (f convex along the motion, above r + the
        margin at t = 0) enters none later: the nearest pair at t = 0, whose only use is the
        contact, approach and recede tests, could change nothing, and is not computed. */
-    float g = r + TOI_BOX_MARGIN * (size * s);
+    float g = r + TOI_BOX_MARGIN * S;
     int clear = face_ok & (((s0 > g) & (s1 > g)) | ((s0 < -g) & (s1 < -g)));
 
     /* touching at t = 0, and approaching */
@@ -1055,7 +1070,7 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
             return;
         t = 0.0f;
     } else {
-        if (!clear && recedes(b, a, size * s)) /* f is convex along the motion: never closer */
+        if (!clear && recedes(b, a, S)) /* f is convex along the motion: never closer */
             return;
         /* the twenty pieces: both end balls, the vertices' cylinders, the edges' faces */
         vec3 nv = {-v.x, -v.y, -v.z};
@@ -1077,17 +1092,17 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
     *feat = (uint8_t)kind;
     if (want < 2)
         return;
-    float inv_s = 1.0f / s;
+    float inv_s = 1.0f / s, inv_s2 = toi_scalar_pow2_unscale_sub(size);
     float len = sqrtf(best);
-    float depth = (r - len) * inv_s;
+    float depth = ((r - len) * inv_s2) * inv_s;
     res->depth = overlap && depth > 0.0f ? depth : 0.0f;
     /* Normal: from q toward the segment - an end's face contact, the face's unit normal on
        that end's side; with the segment on the triangle, the face normal against the motion
        (the front normal when it does not move; +x without a face). */
     tri_contact_normal(endface, st, n, d, best, face_ok, dv, res);
-    res->px = Cp.p0.x + q.x * inv_s;
-    res->py = Cp.p0.y + q.y * inv_s;
-    res->pz = Cp.p0.z + q.z * inv_s;
+    res->px = Cp.p0.x + (q.x * inv_s2) * inv_s;
+    res->py = Cp.p0.y + (q.y * inv_s2) * inv_s;
+    res->pz = Cp.p0.z + (q.z * inv_s2) * inv_s;
 }
 
 size_t toi_scalar_sweep_capsules_triangles(size_t n, const toi_capsules *c,

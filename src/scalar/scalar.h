@@ -4,6 +4,7 @@
 
 #include "../internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -33,6 +34,22 @@ static inline float toi_scalar_pow2_unscale(float m)
     float s;
     memcpy(&s, &u, sizeof s);
     return s;
+}
+
+/* The second factor of a rescale by s = toi_scalar_pow2_scale(m): s brings a subnormal m
+   only to [2^-22, 2), this brings it on to [1, 2) (applied after s: their product can
+   overflow a float), so absolute thresholds in scaled units mean the same at every size.
+   1 for a normal m (and for 0), so a normal-sized query's arithmetic is unchanged. */
+static inline float toi_scalar_pow2_scale_sub(float m, float s)
+{
+    return m < FLT_MIN && m > 0.0f ? toi_scalar_pow2_scale(m * s) : 1.0f;
+}
+
+/* 1 / toi_scalar_pow2_scale_sub(m, toi_scalar_pow2_scale(m)), exactly. */
+static inline float toi_scalar_pow2_unscale_sub(float m)
+{
+    return m < FLT_MIN && m > 0.0f ? toi_scalar_pow2_unscale(m * toi_scalar_pow2_scale(m))
+                                   : 1.0f;
 }
 
 /* The per-query functions are inlined into their batch loops (14 float arguments would

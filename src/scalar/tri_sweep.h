@@ -387,11 +387,15 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     A = mul3(A, s), B = mul3(B, s), C = mul3(C, s);
     v = mul3(v, s);
     r = r * s;
+    float s2 = toi_scalar_pow2_scale_sub(size, s);
+    A = mul3(A, s2), B = mul3(B, s2), C = mul3(C, s2);
+    v = mul3(v, s2), r = r * s2;
 
-    /* Separation reject along the axes, in the scaled units (size * s, exact, is ~1, so the
-       margin never underflows and the test's own rounding stays ~FLT_EPSILON). */
+    /* Separation reject along the axes, in the scaled units ((size * s) * s2, exact, is in
+       [1, 2), so the margin never underflows and the test's own rounding stays
+       ~FLT_EPSILON). */
     float tb = tmax < 1.0f ? tmax : 1.0f;
-    float mg = TOI_BOX_MARGIN * (size * s);
+    float mg = TOI_BOX_MARGIN * ((size * s) * s2);
     float g = r + mg;
     if (apart(A.x, B.x, C.x, tb * v.x, g) | apart(A.y, B.y, C.y, tb * v.y, g) |
         apart(A.z, B.z, C.z, tb * v.z, g))
@@ -521,7 +525,7 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     if (face_in && ad <= r) /* the start over the face within r: touching if inside */
         overlap |= inside(O, A, B, C, mA, mB, mC);
 
-    float inv_s = 1.0f / s;
+    float inv_s = 1.0f / s, inv_s2 = toi_scalar_pow2_unscale_sub(size);
     const vec3 V[3] = {A, B, C}, E[3] = {EA, EB, EC}, m[3] = {mA, mB, mC};
     const float ee[3] = {eeA, eeB, eeC};
     vec3 X, q;  /* the centre at the reported t; the triangle's point nearest it */
@@ -563,7 +567,7 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     *feat = (uint8_t)kind;
     if (want < 2)
         return;
-    float depth = (r - sqrtf(best)) * inv_s;
+    float depth = ((r - sqrtf(best)) * inv_s2) * inv_s;
     res->depth = overlap && depth > 0.0f ? depth : 0.0f;
 
     /* Normal: from q toward the centre - for the face, its unit normal on the centre's side;
@@ -571,9 +575,9 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
        motion (the front normal when it does not move; +x without a face). */
     tri_contact_normal(kind == TOI_FEATURE_FACE, st, n, sub3(X, q), best, face_ok, dv, res);
     /* Point: q back in world units. */
-    res->px = S.p.x + q.x * inv_s;
-    res->py = S.p.y + q.y * inv_s;
-    res->pz = S.p.z + q.z * inv_s;
+    res->px = S.p.x + (q.x * inv_s2) * inv_s;
+    res->py = S.p.y + (q.y * inv_s2) * inv_s;
+    res->pz = S.p.z + (q.z * inv_s2) * inv_s;
 }
 
 /* What a triangle query computes beyond t: 2 every output, 1 the feature alone, 0 nothing. */

@@ -325,6 +325,28 @@ TOI_VINLINE vf vbox_axis_len2(int k, const vf C[3][3])
     return vadd(vmul(c1, c1), vmul(c2, c2));
 }
 
+/* The second factor of the rescale (a size below FLT_MIN: common.h, vpow2_scale_sub) on the
+   scaled l, v and half extents; returns the scaled size S times it. */
+TOI_VINLINE vf vbox_rescale_sub(vf size, vf s, vf S, vf l[3], vf v[3], vf ha[3], vf hb[3])
+{
+    vf s2 = vpow2_scale_sub(size, s);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++) {
+        l[c] = vmul(l[c], s2), v[c] = vmul(v[c], s2);
+        ha[c] = vmul(ha[c], s2), hb[c] = vmul(hb[c], s2);
+    }
+    return vmul(S, s2);
+}
+
+/* Undoes that second factor on a point p and a depth (scaled units), before the first
+   factor's unscale. */
+TOI_VINLINE void vbox_unscale_sub(vf size, vf p[3], vf *depth)
+{
+    vf un2 = vpow2_unscale_sub(size);
+    p[0] = vmul(p[0], un2), p[1] = vmul(p[1], un2), p[2] = vmul(p[2], un2);
+    *depth = vmul(*depth, un2);
+}
+
 /* The pair in relative coordinates, scaled by an exact power of two (the opening of the
    scalar's sweep_box): l = A.c - B.c and v = A.v - B.v, the half extents, the size (*size as
    given, *S scaled), the grow margins, the quaternions' squared norms. Returns the lanes whose
@@ -360,6 +382,8 @@ TOI_VINLINE vm vbox_rel(const vbox *A, const vbox *B, vf l[3], vf v[3], vf ha[3]
         ha[c] = vmul(A->h[c], s), hb[c] = vmul(B->h[c], s);
     }
     vf S = vmul(size, s);
+    if (vany_sub(size))
+        S = vbox_rescale_sub(size, s, S, l, v, ha, hb);
     *eF = vmul(S, vset(TOI_BOX_GROW_FACE)), *eE = vmul(S, vset(TOI_BOX_GROW_EDGE));
     *sizep = size, *Sp = S, *qqap = qqa, *qqbp = qqb;
     return valid;
@@ -493,6 +517,9 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
                       &LLk);
     vbox_overlap_point(a, b, C, dl, Dt, ha, hb, mand(mand(hit, overlap), vge(kn, vset(6.0f))),
                        p);
+    vf depth = vdiv(vsub(vsub(Rk, ek), dk), vsqrt(LLk));
+    if (vany_sub(size))
+        vbox_unscale_sub(size, p, &depth);
     vf un = vpow2_unscale(size);
     o->nx = vsel(hit, nv[0], zero);
     o->ny = vsel(hit, nv[1], zero);
@@ -500,7 +527,7 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     o->px = vsel(hit, vadd(vadd(B->c[0], vmul(t, B->v[0])), vmul(p[0], un)), zero);
     o->py = vsel(hit, vadd(vadd(B->c[1], vmul(t, B->v[1])), vmul(p[1], un)), zero);
     o->pz = vsel(hit, vadd(vadd(B->c[2], vmul(t, B->v[2])), vmul(p[2], un)), zero);
-    vf depth = vmul(vdiv(vsub(vsub(Rk, ek), dk), vsqrt(LLk)), un);
+    depth = vmul(depth, un);
     depth = vsel(vgt(depth, zero), depth, zero);
     o->depth = vsel(mand(hit, overlap), depth, zero);
     return hit;
@@ -616,7 +643,10 @@ TOI_VINLINE vm vbox_faces(const toi_boxes *A, const toi_boxes *B, const uint32_t
         l[c] = vmul(l[c], s), v[c] = vmul(v[c], s);
         ha[c] = vmul(ha[c], s), hb[c] = vmul(hb[c], s);
     }
-    vf eF = vmul(vmul(size, s), vset(TOI_BOX_GROW_FACE));
+    vf S = vmul(size, s);
+    if (vany_sub(size))
+        S = vbox_rescale_sub(size, s, S, l, v, ha, hb);
+    vf eF = vmul(S, vset(TOI_BOX_GROW_FACE));
 
     vf q[4], a[3][3], b[3][3], AC[3][3];
     q[0] = vbox_get(A->qw, ia, i, cnt), q[1] = vbox_get(A->qx, ia, i, cnt);

@@ -179,6 +179,12 @@ TOI_VINLINE size_t capsule_sphere_block(const toi_capsules *C, const toi_spheres
     v3 l1 = {vmul(vsub(A.p1.x, B.x), s), vmul(vsub(A.p1.y, B.y), s),
              vmul(vsub(A.p1.z, B.z), s)};
     R = vmul(R, s);
+    vf Ss = vmul(size, s); /* the size in scaled units */
+    if (vany_sub(size)) {
+        vf s2 = vpow2_scale_sub(size, s);
+        l0 = v3scale(s2, l0), v = v3scale(s2, v), e = v3scale(s2, e), l1 = v3scale(s2, l1);
+        R = vmul(R, s2), Ss = vmul(Ss, s2);
+    }
     vf ee = v3dot(e, e);
 
     v3 d0 = cap_nearest(l0, l1, e, ee);
@@ -196,7 +202,8 @@ TOI_VINLINE size_t capsule_sphere_block(const toi_capsules *C, const toi_spheres
     t = vsel(vlt(tc, t), tc, t);
     /* apart at t = 0: not receding beyond rounding, entered by t = 1, and a start inside a
        piece (t <= 0) only when approaching */
-    vm hit_sep = mandnot(mandnot(cap_apart_hit(&t, approach), cap_recedes(b, a, vmul(size, s))),
+    vm hit_sep = mandnot(mandnot(cap_apart_hit(&t, approach),
+                                 cap_recedes(b, a, Ss)),
                          overlap);
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit = mand(valid, mor(hit_ov, hit_sep));
@@ -222,7 +229,10 @@ TOI_VINLINE size_t capsule_sphere_block(const toi_capsules *C, const toi_spheres
         o.px = vsel(hit, vadd(vadd(B.x, vmul(t, B.vx)), vmul(nx, B.r)), zero);
         o.py = vsel(hit, vadd(vadd(B.y, vmul(t, B.vy)), vmul(ny, B.r)), zero);
         o.pz = vsel(hit, vadd(vadd(B.z, vmul(t, B.vz)), vmul(nz, B.r)), zero);
-        vf depth = vmul(vsub(R, len), vpow2_unscale(size));
+        vf depth = vsub(R, len);
+        if (vany_sub(size))
+            depth = vmul(depth, vpow2_unscale_sub(size));
+        depth = vmul(depth, vpow2_unscale(size));
         depth = vsel(vgt(depth, zero), depth, zero);
         o.depth = vsel(mand(hit, overlap), depth, zero);
     }
@@ -476,7 +486,7 @@ TOI_VINLINE vf para_face_time(const vpara *P, v3 v, vf R)
    valid (finite, below TOI_MAX_SUM, radii non-negative). */
 typedef struct vcc_rel {
     v3 C[4], v, ea, eb;
-    vf R, size, s;
+    vf R, size, s, S; /* S: the size in scaled units */
     vm valid;
 } vcc_rel;
 
@@ -508,6 +518,15 @@ TOI_VINLINE vcc_rel vcc_rel_make(const vcap *pA, const vcap *pB)
     G.ea = (v3){vmul(ex, s), vmul(ey, s), vmul(ez, s)};
     G.eb = (v3){vmul(fx, s), vmul(fy, s), vmul(fz, s)};
     G.R = vmul(R, s);
+    G.S = vmul(size, s);
+    if (vany_sub(size)) {
+        vf s2 = vpow2_scale_sub(size, s);
+        TOI_UNROLL
+        for (int k = 0; k < 4; k++)
+            G.C[k] = v3scale(s2, G.C[k]);
+        G.v = v3scale(s2, G.v), G.ea = v3scale(s2, G.ea), G.eb = v3scale(s2, G.eb);
+        G.R = vmul(G.R, s2), G.S = vmul(G.S, s2);
+    }
     G.size = size;
     G.s = s;
     return G;
@@ -619,7 +638,7 @@ TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overla
     tc = para_face_time(&P, v, R);
     t = vsel(vlt(tc, t), tc, t);
     vm hit_sep = mandnot(mandnot(cap_apart_hit(&t, approach),
-                                 cap_recedes(b, a, vmul(size, G.s))),
+                                 cap_recedes(b, a, G.S)),
                          overlap);
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit = mand(valid, mor(hit_ov, hit_sep));
@@ -648,7 +667,10 @@ TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overla
         o.px = vsel(hit, vadd(vadd(q.x, vmul(t, B.v.x)), vmul(nx, B.r)), zero);
         o.py = vsel(hit, vadd(vadd(q.y, vmul(t, B.v.y)), vmul(ny, B.r)), zero);
         o.pz = vsel(hit, vadd(vadd(q.z, vmul(t, B.v.z)), vmul(nz, B.r)), zero);
-        vf depth = vmul(vsub(R, len), vpow2_unscale(size));
+        vf depth = vsub(R, len);
+        if (vany_sub(size))
+            depth = vmul(depth, vpow2_unscale_sub(size));
+        depth = vmul(depth, vpow2_unscale(size));
         depth = vsel(vgt(depth, zero), depth, zero);
         o.depth = vsel(mand(hit, overlap), depth, zero);
     }
@@ -663,9 +685,9 @@ TOI_VINLINE vm capsule_capsule_live(const vcap *pA, const vcap *pB)
     const vf zero = vzero(), one = vset(1.0f), half = vset(0.5f);
     vcc_rel G = vcc_rel_make(pA, pB);
     const v3 C0 = G.C[0], C1 = G.C[1], C2 = G.C[2], C3 = G.C[3], v = G.v;
-    vf R = G.R, size = G.size, s = G.s;
+    vf R = G.R;
     vm valid = G.valid;
-    vf g = vadd(R, vmul(vset(TOI_BOX_MARGIN), vmul(size, s)));
+    vf g = vadd(R, vmul(vset(TOI_BOX_MARGIN), G.S));
     /* the direction where the centres' path comes nearest (the scalar's para_dir_apart) */
     v3 m = {vmul(vadd(C0.x, C3.x), half), vmul(vadd(C0.y, C3.y), half),
             vmul(vadd(C0.z, C3.z), half)};
@@ -1138,6 +1160,14 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     v3 v = v3scale(s, Cp.v);
     e = v3scale(s, e);
     vf r = vmul(Cp.r, s);
+    vf S = vmul(size, s);
+    if (vany_sub(size)) {
+        vf s2 = vpow2_scale_sub(size, s);
+        TOI_UNROLL
+        for (int k = 0; k < 3; k++)
+            T.V[k] = v3scale(s2, T.V[k]);
+        v = v3scale(s2, v), e = v3scale(s2, e), r = vmul(r, s2), S = vmul(S, s2);
+    }
     if (mbits(cull_on)) {
         vf Nw[3];
         vtri_normal(Tw, Tw + 3, Tw + 6, s, Nw);
@@ -1204,7 +1234,7 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
 
     /* apart at t = 0 beyond doubt (the scalar's clear): those lanes skip the t = 0 pair, and
        a vector whose valid lanes are all clear does not compute it */
-    vf g = vadd(r, vmul(vset(TOI_BOX_MARGIN), vmul(size, s)));
+    vf g = vadd(r, vmul(vset(TOI_BOX_MARGIN), S));
     vf ng = vneg(g);
     vm clear = mand(T.face_ok, mor(mand(vgt(s0, g), vgt(s1, g)), mand(vlt(s0, ng), vlt(s1, ng))));
 
@@ -1219,7 +1249,7 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
         b = v3dot(d0, v);
         approach = mandnot(mand(vge(best, min_dir2), vlt(b, zero)), clear);
     }
-    vm recede = mandnot(cap_recedes(b, a, vmul(size, s)), clear);
+    vm recede = mandnot(cap_recedes(b, a, S), clear);
     vm sep = mandnot(mandnot(valid, recede), overlap);
 
     /* the twenty pieces, for the blocks with a valid lane apart and not receding (no other
@@ -1256,7 +1286,12 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
         if (want == 2) {
             vf inv_s = vdiv(one, s);
             vf len = vsqrt(best);
-            vf depth = vmul(vsub(r, len), inv_s);
+            vf depth = vsub(r, len);
+            if (vany_sub(size)) { /* the second factor of the rescale, undone first */
+                vf inv_s2 = vpow2_unscale_sub(size);
+                depth = vmul(depth, inv_s2), q = v3scale(inv_s2, q);
+            }
+            depth = vmul(depth, inv_s);
             depth = vsel(vgt(depth, zero), depth, zero);
             c->depth = vsel(mand(chit, overlap), depth, zero);
             vm back = vgt(dv, zero);

@@ -5,6 +5,7 @@
 
 #include "../internal.h"
 
+#include <float.h>
 #include <string.h>
 
 #define TOI_FN__(isa, name) toi_##isa##_##name
@@ -52,6 +53,25 @@ size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *a, const toi_boxes *b, uns
                            const toi_hits *out);
 size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
                                const toi_boxes *bodies, unsigned flags, const toi_hits *out);
+
+/* Whether some lane's size m is below FLT_MIN: only then does vpow2_scale_sub differ from 1,
+   so a kernel skips its multiplications by 1 (exact no-ops) on every other vector. */
+TOI_VINLINE int vany_sub(vf m) { return mbits(vlt(m, vset(FLT_MIN))) != 0; }
+
+/* The second factor of a rescale by s = vpow2_scale(m), per lane: 1 unless m is subnormal,
+   then the power of two that brings m * s on to [1, 2) (scalar.h, toi_scalar_pow2_scale_sub). */
+TOI_VINLINE vf vpow2_scale_sub(vf m, vf s)
+{
+    vm sub = mand(vlt(m, vset(FLT_MIN)), vgt(m, vzero()));
+    return vsel(sub, vpow2_scale(vmul(m, s)), vset(1.0f));
+}
+
+/* 1 / vpow2_scale_sub(m, vpow2_scale(m)), exactly. */
+TOI_VINLINE vf vpow2_unscale_sub(vf m)
+{
+    vm sub = mand(vlt(m, vset(FLT_MIN)), vgt(m, vzero()));
+    return vsel(sub, vpow2_unscale(vmul(m, vpow2_scale(m))), vset(1.0f));
+}
 
 /* A block of VW results; lanes that miss hold t = TOI_NO_HIT and 0 elsewhere. */
 typedef struct vres {

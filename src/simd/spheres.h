@@ -57,6 +57,12 @@ TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o
     lx = vmul(lx, s), ly = vmul(ly, s), lz = vmul(lz, s);
     vx = vmul(vx, s), vy = vmul(vy, s), vz = vmul(vz, s);
     R = vmul(R, s);
+    if (vany_sub(size)) { /* a size below FLT_MIN: on to [1, 2) */
+        vf s2 = vpow2_scale_sub(size, s);
+        lx = vmul(lx, s2), ly = vmul(ly, s2), lz = vmul(lz, s2);
+        vx = vmul(vx, s2), vy = vmul(vy, s2), vz = vmul(vz, s2);
+        R = vmul(R, s2);
+    }
 
     vf a = vadd(vadd(vmul(vx, vx), vmul(vy, vy)), vmul(vz, vz));    /* v.v */
     vf b = vadd(vadd(vmul(lx, vx), vmul(ly, vy)), vmul(lz, vz));    /* l.v */
@@ -100,7 +106,10 @@ TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o
     o->py = vsel(hit, vadd(vadd(B.y, vmul(t, B.vy)), vmul(ny, B.r)), zero);
     o->pz = vsel(hit, vadd(vadd(B.z, vmul(t, B.vz)), vmul(nz, B.r)), zero);
     /* Depth: R - |l| back in world units, never negative. */
-    vf depth = vmul(vsub(R, len), vpow2_unscale(size));
+    vf depth = vsub(R, len);
+    if (vany_sub(size))
+        depth = vmul(depth, vpow2_unscale_sub(size));
+    depth = vmul(depth, vpow2_unscale(size));
     depth = vsel(vgt(depth, zero), depth, zero);
     o->depth = vsel(mand(hit, overlap), depth, zero);
     return hit;

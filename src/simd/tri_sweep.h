@@ -226,6 +226,13 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     /* v * s and r * s, the operand order of the scalar (multiplication commutes exactly) */
     v3 v = v3scale(s, vin);
     vf r = vmul(rin, s);
+    if (vany_sub(size)) {
+        vf s2 = vpow2_scale_sub(size, s);
+        TOI_UNROLL
+        for (int k = 0; k < 3; k++)
+            V[k] = v3scale(s2, V[k]);
+        v = v3scale(s2, v), r = vmul(r, s2);
+    }
     vf rr = vmul(r, r);
     vf a = v3dot(v, v);
 
@@ -333,7 +340,12 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
         return hit;
 
     vf inv_s = vdiv(one, s);
+    vf dep = vsub(r, vsqrt(best));
     v3 dir = v3sub(X, q);
+    if (vany_sub(size)) { /* the second factor of the rescale, undone first */
+        vf inv_s2 = vpow2_unscale_sub(size);
+        dep = vmul(dep, inv_s2), q = v3scale(inv_s2, q);
+    }
     /* normal: the face's unit normal on the centre's side; else q toward the centre; else
        (the centre on the triangle) the face normal against the motion; else +x */
     vm back = vgt(dv, zero);
@@ -351,7 +363,7 @@ TOI_VINLINE vm tri_sweep_vec(const v3 p0, const v3 vin, vf rin, const vf T[9], c
     o->px = vsel(hit, vadd(p0.x, vmul(q.x, inv_s)), zero);
     o->py = vsel(hit, vadd(p0.y, vmul(q.y, inv_s)), zero);
     o->pz = vsel(hit, vadd(p0.z, vmul(q.z, inv_s)), zero);
-    vf depth = vmul(vsub(r, vsqrt(best)), inv_s);
+    vf depth = vmul(dep, inv_s);
     depth = vsel(vgt(depth, zero), depth, zero);
     o->depth = vsel(mand(hit, overlap), depth, zero);
     return hit;
