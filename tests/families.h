@@ -73,6 +73,10 @@ typedef struct t_family {
        arrays (bit k = q[k]) that may all be NULL together. */
     int inout;
     uint32_t optional[2];
+    /* A row that computes in world units, with no rescale of its geometry (the plane queries:
+       n.p - d has no squares; the response): among the denormals its products round on
+       their absolute grid, so it commutes with scaling only while its inputs are normal. */
+    int world_units;
     /* A row whose results must be bit for bit those of another row on the same arguments
        (the mesh query: the set query's); NULL: none. */
     const char *equals;

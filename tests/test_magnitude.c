@@ -322,7 +322,8 @@ enum { SC_N = 160, SC_M = 24 };
 
 static size_t scale_count(void)
 {
-    return t_count(SC_N) < 48 ? 48 : t_count(SC_N);
+    const size_t n = t_count(SC_N);
+    return n < 48 ? 48 : n > SC_N ? SC_N : n; /* the arrays hold SC_N (TOI_TEST_SCALE > 1) */
 }
 
 /* [*lo, *hi] widened to hold |x| (lo: the smallest nonzero). */
@@ -376,20 +377,101 @@ static t_args scaled_args(const t_family *f, const t_args *a0, size_t n, size_t 
     return a;
 }
 
+/* The outputs of one call, every one a query's family can write. */
+typedef struct sc_out {
+    float f[8][SC_N], x[SC_N];
+    uint32_t idx[SC_N];
+    uint8_t feat[SC_N];
+    float io[T_MAXARR][SC_N]; /* a response's updated arrays */
+} sc_out;
+
+static ptrdiff_t sc_call(const t_family *f, const toi_kernels *k, size_t n, const t_args *a,
+                         unsigned flags, sc_out *o, int fill)
+{
+    float *io[T_MAXARR];
+    for (int j = 0; j < T_MAXARR; j++)
+        io[j] = o->io[j];
+    const toi_hits h = {o->f[0], o->f[1], o->f[2], o->f[3], o->f[4], o->f[5], o->f[6],
+                        o->f[7], o->idx, o->feat, o->x};
+    memset(o->f, fill, sizeof o->f);
+    return t_call_io(f, k, n, a, flags, &h, io);
+}
+
+/* Whether got (the call on the arguments scaled by 2^e) is ref (the call on the arguments)
+   with its lengths scaled by 2^e: the count, and bit for bit t, t_exit, normal, index and
+   feature, the point and the depth (or a response's updated arrays) times 2^e, where that is
+   a normal float or 0 (a denormal is rounded); the point within ptol instead when ptol > 0.
+   Reports the first three differences. */
+static int sc_compare(const t_family *f, size_t n, const sc_out *ref, ptrdiff_t rr,
+                      const sc_out *got, ptrdiff_t rg, int e, float ptol, const char *how)
+{
+    int bad = 0;
+    CHECK(rg == rr, "%s: %td hits, unscaled %td", how, rg, rr);
+    for (int k = 0; k < f->inout && bad < 3; k++)
+        for (size_t i = 0; i < n; i++) {
+            float want = ldexpf(ref->io[k][i], e);
+            if (ref->io[k][i] != 0.0f && fabsf(want) < FLT_MIN)
+                continue; /* rounded (or flushed to 0) by the scaling itself */
+            if (memcmp(&want, &got->io[k][i], 4) != 0) {
+                CHECK(0, "%s, query %zu: array %d is %a, want %a (unscaled %a)", how, i, k,
+                      got->io[k][i], want, ref->io[k][i]);
+                bad++;
+                break;
+            }
+        }
+    for (size_t i = 0; i < n && bad < 3 && !f->inout; i++) {
+        int diff = -1;
+        for (int o = 0; o < 8 && diff < 0; o++) {
+            float want = o >= 4 ? ldexpf(ref->f[o][i], e) : ref->f[o][i];
+            if (o >= 4 && ref->f[o][i] != 0.0f && fabsf(want) < FLT_MIN)
+                continue; /* the scaled output is a denormal: rounded (or flushed to 0) */
+            if (o >= 4 && o < 7 && ptol > 0.0f) {
+                if (!(fabsf(got->f[o][i] - want) <= ptol))
+                    diff = o;
+            } else if (memcmp(&want, &got->f[o][i], 4) != 0) {
+                diff = o;
+            }
+        }
+        if (diff < 0 && f->writes_index && ref->idx[i] != got->idx[i])
+            diff = 8;
+        if (diff < 0 && f->writes_feature && ref->feat[i] != got->feat[i])
+            diff = 9;
+        if (diff < 0 && f->writes_exit && memcmp(&ref->x[i], &got->x[i], 4) != 0)
+            diff = 10;
+        if (diff >= 0) {
+            static const char *const names[] = {"t", "nx", "ny", "nz", "px", "py", "pz",
+                                                "depth", "index", "feature", "t_exit"};
+            CHECK(0, "%s, query %zu: %s differs (t %a, scaled %a; %s unscaled %a, scaled %a)",
+                  how, i, names[diff], ref->f[0][i], got->f[0][i], names[diff],
+                  diff < 8 ? ref->f[diff][i] : 0.0f, diff < 8 ? got->f[diff][i] : 0.0f);
+            bad++;
+        }
+    }
+    return bad;
+}
+
 /* One family's batch, every length input scaled by 2^e (exactly: every scaled input stays a
-   normal float), against the unscaled batch on every backend: the same count, and bit for bit
-   the same t, t_exit, normal, index and feature, with the point and the depth scaled by 2^e
-   (where that is a normal float or 0). Every query rescales its relative geometry by a power
-   of two of its own size, so its arithmetic is the same at every scale; the mesh query's
-   node test works in world units, but it only skips what cannot matter. The response (a row
-   that updates its arrays in place, every one of them a length) is linear in the lengths:
-   its updated arrays are the unscaled ones times 2^e. */
+   normal float), against the unscaled batch on every backend (sc_compare). Every query
+   rescales its relative geometry by a power of two of its own size, so its arithmetic is the
+   same at every scale; the mesh query's node test works in world units, but it only skips
+   what cannot matter. The response (a row that updates its arrays in place, every one of
+   them a length) is linear in the lengths: its updated arrays are the unscaled ones times
+   2^e.
+   Then the same batch first rounded into the denormals (times 2^-E, E = 128 to 144, and back:
+   its inputs keep what the denormals hold of them): scaled by 2^-E again (exactly: the
+   denormals themselves) the answers must still be the normal-range answers scaled, so the
+   queries' correctness among the denormals rests on the accuracy group's in the normal
+   range. Sums and differences of such inputs round alike at both scales, and the queries
+   multiply only after their rescale; but the point is computed in world units (B's
+   position at t plus n r, or an origin plus an unscaled offset), whose few products round
+   there on the absolute grid of 2^-149: it must lie within 2^-144 (32 such units). */
 static void case_scale(const void *ctx)
 {
     const t_family *f = ctx;
-    enum { N = SC_N, M = SC_M, NOUT = 8 };
+    enum { N = SC_N, M = SC_M };
     const size_t n = scale_count();
     static const int exps[] = {-100, -64, -23, 1, 29, 64, 100};
+    static const int dexps[] = {128, 136, 144};
     const toi_kernels *tables[8];
     int ntab = t_kernel_tables(tables, 8);
     t_batch b;
@@ -397,81 +479,47 @@ static void case_scale(const void *ctx)
     float lo, hi;
     length_range(f, &b.a, n, &lo, &hi);
     static float qs[T_MAXARR][N], ss[2][T_MAXARR][M];
-    static float ref[NOUT][N], got[NOUT][N], rx[N], gx[N];
-    static uint32_t ri[N], gi[N];
-    static uint8_t rf[N], gf[N];
-    static float rio[T_MAXARR][N], gio[T_MAXARR][N]; /* a response's updated arrays */
-    float *rp[T_MAXARR], *gp[T_MAXARR];
-    for (int k = 0; k < T_MAXARR; k++)
-        rp[k] = rio[k], gp[k] = gio[k];
-    toi_hits hr = {ref[0], ref[1], ref[2], ref[3], ref[4], ref[5], ref[6], ref[7], ri, rf, rx};
-    toi_hits hg = {got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7], gi, gf, gx};
-    size_t checked = 0, bad = 0, hits = 0;
+    static float qd[T_MAXARR][N], sd[2][T_MAXARR][M], qu[T_MAXARR][N], su[2][T_MAXARR][M];
+    static sc_out ref, got;
+    char how[96];
+    size_t checked = 0, bad = 0, hits = 0, dchecked = 0, dhits = 0;
     for (int ti = 0; ti < ntab && !bad; ti++)
         for (unsigned flags = 0; flags <= f->flags && !bad; flags++) {
             if (flags & ~f->flags)
                 continue;
-            memset(ref, 0xA5, sizeof ref);
-            ptrdiff_t rr = t_call_io(f, tables[ti], n, &b.a, flags, &hr, rp);
+            ptrdiff_t rr = sc_call(f, tables[ti], n, &b.a, flags, &ref, 0xA5);
             hits += rr > 0 ? (size_t)rr : 0;
             for (size_t x = 0; x < sizeof exps / sizeof exps[0] && !bad; x++) {
                 const int e = exps[x];
                 if (ldexpf(lo, e) < 0x1p-125f || ldexpf(hi, e) > 0x1p118f)
                     continue;
                 const t_args a = scaled_args(f, &b.a, n, M, e, qs, ss);
-                memset(got, 0x5A, sizeof got);
-                ptrdiff_t rg = t_call_io(f, tables[ti], n, &a, flags, &hg, gp);
-                CHECK(rg == rr, "backend %d flags %u, scaled by 2^%d: %td hits, unscaled %td",
-                      ti, flags, e, rg, rr);
-                for (int k = 0; k < f->inout && bad < 3; k++)
-                    for (size_t i = 0; i < n; i++) {
-                        float want = ldexpf(rio[k][i], e);
-                        if (want != 0.0f && fabsf(want) < FLT_MIN)
-                            continue;
-                        if (memcmp(&want, &gio[k][i], 4) != 0) {
-                            CHECK(0, "backend %d, query %zu scaled by 2^%d: array %d is %a, "
-                                  "want %a (unscaled %a)", ti, i, e, k, gio[k][i], want,
-                                  rio[k][i]);
-                            bad++;
-                            break;
-                        }
-                    }
-                if (f->inout)
-                    checked += n;
-                for (size_t i = 0; i < n && bad < 3 && !f->inout; i++) {
-                    int diff = -1;
-                    for (int o = 0; o < NOUT && diff < 0; o++) {
-                        float want = o >= 4 ? ldexpf(ref[o][i], e) : ref[o][i];
-                        if (o >= 4 && want != 0.0f && fabsf(want) < FLT_MIN)
-                            continue; /* the scaled output is a denormal: rounded */
-                        if (memcmp(&want, &got[o][i], 4) != 0)
-                            diff = o;
-                    }
-                    if (diff < 0 && f->writes_index && ri[i] != gi[i])
-                        diff = 8;
-                    if (diff < 0 && f->writes_feature && rf[i] != gf[i])
-                        diff = 9;
-                    if (diff < 0 && f->writes_exit && memcmp(&rx[i], &gx[i], 4) != 0)
-                        diff = 10;
-                    if (diff >= 0) {
-                        static const char *const names[] = {"t", "nx", "ny", "nz", "px", "py",
-                                                            "pz", "depth", "index", "feature",
-                                                            "t_exit"};
-                        CHECK(0, "backend %d flags %u, query %zu scaled by 2^%d: %s differs "
-                              "(t %a, scaled %a; %s unscaled %a, scaled %a)", ti, flags, i, e,
-                              names[diff], ref[0][i], got[0][i], names[diff],
-                              diff < 8 ? ref[diff][i] : 0.0f, diff < 8 ? got[diff][i] : 0.0f);
-                        bad++;
-                    }
-                    checked++;
-                }
+                ptrdiff_t rg = sc_call(f, tables[ti], n, &a, flags, &got, 0x5A);
+                snprintf(how, sizeof how, "backend %d flags %u, scaled by 2^%d", ti, flags, e);
+                bad += (size_t)sc_compare(f, n, &ref, rr, &got, rg, e, 0.0f, how);
+                checked += n;
+            }
+            for (size_t x = 0; x < sizeof dexps / sizeof dexps[0] && !bad && !f->world_units;
+                 x++) {
+                const int e = dexps[x];
+                const t_args d = scaled_args(f, &b.a, n, M, -e, qd, sd);
+                const t_args u = scaled_args(f, &d, n, M, e, qu, su);
+                ptrdiff_t ru = sc_call(f, tables[ti], n, &u, flags, &ref, 0xA5);
+                ptrdiff_t rd = sc_call(f, tables[ti], n, &d, flags, &got, 0x5A);
+                dhits += ru > 0 ? (size_t)ru : 0;
+                snprintf(how, sizeof how, "backend %d flags %u, rounded at 2^-%d", ti, flags,
+                         e);
+                bad += (size_t)sc_compare(f, n, &ref, ru, &got, rd, -e, 0x1p-144f, how);
+                dchecked += n;
             }
         }
     t_batch_free(&b);
-    CHECK(hits > 0, "no query of the batch hits");
+    CHECK(hits > 0 && (dhits > 0 || f->world_units), "no query of the batch hits (%zu, "
+          "rounded %zu)", hits, dhits);
     if (!bad)
         printf("    %zu scaled queries equal the unscaled ones (of %zu unscaled queries, %zu "
-               "hit)\n", checked, checked / (sizeof exps / sizeof exps[0]), hits);
+               "hit); %zu among the denormals (%zu hit)\n", checked,
+               checked / (sizeof exps / sizeof exps[0]), hits, dchecked, dhits);
 }
 
 /* The mesh queries (rows that must answer what another row does: the set queries) on a batch
