@@ -495,7 +495,8 @@ static void case_hand(const void *ctx)
     }
 }
 
-/* p0 = p1: bit for bit the sphere query (t_exit too), count included. */
+/* p0 = p1: bit for bit the sphere query (t_exit too), count included; every third round of
+   sphere pairs scaled among the denormals (2^-136). */
 static void case_sphere_equivalence(const void *ctx)
 {
     const t_impl *im = ctx;
@@ -521,6 +522,8 @@ static void case_sphere_equivalence(const void *ctx)
                 gen_plane_sphere(&r, -1, &P, qa);
             else
                 gen_pair(&r, -1, qa, qb);
+            for (int k = 0; k < 7 && !plane && round % 3 == 2; k++) /* among the denormals */
+                qa[k] = ldexpf(qa[k], -136), qb[k] = ldexpf(qb[k], -136);
             float q[10] = {qa[0], qa[1], qa[2], qa[0], qa[1], qa[2], qa[3], qa[4], qa[5], qa[6]};
             cap_set(&b, i, q);
             for (int k = 0; k < 7; k++)
@@ -553,7 +556,7 @@ static void case_sphere_equivalence(const void *ctx)
 }
 
 /* Capsule pairs with B a point: bit for bit the capsule-sphere query; both points: the
-   sphere query (t_exit too). */
+   sphere query (t_exit too); every third round scaled among the denormals (2^-136). */
 static void case_pair_equivalence(const void *ctx)
 {
     const t_impl *im = ctx;
@@ -575,6 +578,11 @@ static void case_pair_equivalence(const void *ctx)
         for (size_t i = 0; i < N; i++) {
             float q[10], sp[7];
             gen_capsule_sphere(&r, -1, q, sp);
+            for (int k = 0; k < 10 && round % 3 == 2; k++) { /* among the denormals */
+                q[k] = ldexpf(q[k], -136);
+                if (k < 7)
+                    sp[k] = ldexpf(sp[k], -136);
+            }
             if (both)
                 q[3] = q[0], q[4] = q[1], q[5] = q[2];
             float p[10] = {sp[0], sp[1], sp[2], sp[0], sp[1], sp[2], sp[3], sp[4], sp[5], sp[6]};

@@ -543,12 +543,15 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
         l[c] = l[c] * s, v[c] = v[c] * s;
         ha[c] = A->h[c] * s, hb[c] = B->h[c] * s;
     }
-    float s2 = toi_scalar_pow2_scale_sub(size, s);
-    for (int c = 0; c < 3; c++) {
-        l[c] = l[c] * s2, v[c] = v[c] * s2;
-        ha[c] = ha[c] * s2, hb[c] = hb[c] * s2;
+    float S = size * s;
+    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+        float s2 = toi_scalar_pow2_scale_sub(size, s);
+        for (int c = 0; c < 3; c++) {
+            l[c] = l[c] * s2, v[c] = v[c] * s2;
+            ha[c] = ha[c] * s2, hb[c] = hb[c] * s2;
+        }
+        S = S * s2;
     }
-    float S = (size * s) * s2;
     if (wma > 0.0f || wmb > 0.0f)
         return sweep_box_spin(A, B, l, v, ha, hb, S, size, flags, full, res, t_exit);
     float eF = S * TOI_BOX_GROW_FACE, eE = S * TOI_BOX_GROW_EDGE;

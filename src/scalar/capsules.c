@@ -241,16 +241,19 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
     vec3 e = {ex * s, ey * s, ez * s};
     vec3 l1 = {(A.p1.x - B.p.x) * s, (A.p1.y - B.p.y) * s, (A.p1.z - B.p.z) * s};
     R = R * s;
-    float s2 = toi_scalar_pow2_scale_sub(size, s);
-    l0 = mul3(l0, s2), v = mul3(v, s2), e = mul3(e, s2), l1 = mul3(l1, s2);
-    R = R * s2;
+    float S = size * s;
+    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+        float s2 = toi_scalar_pow2_scale_sub(size, s);
+        l0 = mul3(l0, s2), v = mul3(v, s2), e = mul3(e, s2), l1 = mul3(l1, s2);
+        R = R * s2, S = S * s2;
+    }
     float ee = dot3(e, e);
 
     vec3 d0 = nearest_on_segment(l0, l1, e, ee);
     float RR = R * R;
     float a = dot3(v, v);
     int approach;
-    int start = start_rule(d0, v, a, RR, (size * s) * s2, flags, &approach);
+    int start = start_rule(d0, v, a, RR, S, flags, &approach);
     if (start == 0)
         return 0;
     int overlap = start > 0;
@@ -684,13 +687,15 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     P.ea = (vec3){ex * s, ey * s, ez * s};
     P.eb = (vec3){fx * s, fy * s, fz * s};
     R = R * s;
-    float s2 = toi_scalar_pow2_scale_sub(size, s);
-    for (int k = 0; k < 4; k++)
-        P.C[k] = mul3(P.C[k], s2);
-    v = mul3(v, s2), P.ea = mul3(P.ea, s2), P.eb = mul3(P.eb, s2);
+    float S = size * s;
+    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+        float s2 = toi_scalar_pow2_scale_sub(size, s);
+        for (int k = 0; k < 4; k++)
+            P.C[k] = mul3(P.C[k], s2);
+        v = mul3(v, s2), P.ea = mul3(P.ea, s2), P.eb = mul3(P.eb, s2);
+        R = R * s2, S = S * s2;
+    }
     P.nea = (vec3){-P.eb.x, -P.eb.y, -P.eb.z};
-    R = R * s2;
-    const float S = (size * s) * s2;
 
     /* Separation reject (as the triangle queries'): the swept parallelogram stays farther
        than R + mg from the origin along the direction where the segments' centres come
@@ -1007,10 +1012,12 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
     v = mul3(v, s);
     e = mul3(e, s);
     r = r * s;
-    float s2 = toi_scalar_pow2_scale_sub(size, s);
-    A = mul3(A, s2), B = mul3(B, s2), C = mul3(C, s2);
-    v = mul3(v, s2), e = mul3(e, s2), r = r * s2;
-    const float S = (size * s) * s2;
+    float S = size * s;
+    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+        float s2 = toi_scalar_pow2_scale_sub(size, s);
+        A = mul3(A, s2), B = mul3(B, s2), C = mul3(C, s2);
+        v = mul3(v, s2), e = mul3(e, s2), r = r * s2, S = S * s2;
+    }
     if (flags & TOI_CULL_BACKFACES) {
         vec3 Nw = tri_normal(T, s);
         if (!(dot3(Nw, v) < 0.0f))

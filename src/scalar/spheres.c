@@ -63,10 +63,16 @@ TOI_SCALAR_INLINE int sweep_pair(float ax, float ay, float az, float avx, float 
     size = size + R;
     if (!(size < TOI_MAX_SUM) || !(ar >= 0.0f) || !(br >= 0.0f))
         return 0;
-    float s = toi_scalar_pow2_scale(size), s2 = toi_scalar_pow2_scale_sub(size, s);
-    lx = (lx * s) * s2, ly = (ly * s) * s2, lz = (lz * s) * s2;
-    vx = (vx * s) * s2, vy = (vy * s) * s2, vz = (vz * s) * s2;
-    R = (R * s) * s2;
+    float s = toi_scalar_pow2_scale(size);
+    lx = lx * s, ly = ly * s, lz = lz * s;
+    vx = vx * s, vy = vy * s, vz = vz * s;
+    R = R * s;
+    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+        float s2 = toi_scalar_pow2_scale_sub(size, s);
+        lx = lx * s2, ly = ly * s2, lz = lz * s2;
+        vx = vx * s2, vy = vy * s2, vz = vz * s2;
+        R = R * s2;
+    }
 
     float b = (lx * vx + ly * vy) + lz * vz;
     /* Not approaching (f'(0) >= 0): only a pair already touching can hit, and only when every

@@ -387,15 +387,17 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     A = mul3(A, s), B = mul3(B, s), C = mul3(C, s);
     v = mul3(v, s);
     r = r * s;
-    float s2 = toi_scalar_pow2_scale_sub(size, s);
-    A = mul3(A, s2), B = mul3(B, s2), C = mul3(C, s2);
-    v = mul3(v, s2), r = r * s2;
+    float Ss = size * s; /* the size in scaled units */
+    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+        float s2 = toi_scalar_pow2_scale_sub(size, s);
+        A = mul3(A, s2), B = mul3(B, s2), C = mul3(C, s2);
+        v = mul3(v, s2), r = r * s2, Ss = Ss * s2;
+    }
 
-    /* Separation reject along the axes, in the scaled units ((size * s) * s2, exact, is in
-       [1, 2), so the margin never underflows and the test's own rounding stays
-       ~FLT_EPSILON). */
+    /* Separation reject along the axes, in the scaled units (Ss, exact, is in [1, 2), so the
+       margin never underflows and the test's own rounding stays ~FLT_EPSILON). */
     float tb = tmax < 1.0f ? tmax : 1.0f;
-    float mg = TOI_BOX_MARGIN * ((size * s) * s2);
+    float mg = TOI_BOX_MARGIN * Ss;
     float g = r + mg;
     if (apart(A.x, B.x, C.x, tb * v.x, g) | apart(A.y, B.y, C.y, tb * v.y, g) |
         apart(A.z, B.z, C.z, tb * v.z, g))
