@@ -544,7 +544,7 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
         ha[c] = A->h[c] * s, hb[c] = B->h[c] * s;
     }
     float S = size * s;
-    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+    if (TOI_SCALAR_SUBNORMAL(size)) { /* a subnormal size: on to [1, 2) (scalar.h) */
         float s2 = toi_scalar_pow2_scale_sub(size, s);
         for (int c = 0; c < 3; c++) {
             l[c] = l[c] * s2, v[c] = v[c] * s2;

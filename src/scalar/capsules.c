@@ -242,7 +242,7 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
     vec3 l1 = {(A.p1.x - B.p.x) * s, (A.p1.y - B.p.y) * s, (A.p1.z - B.p.z) * s};
     R = R * s;
     float S = size * s;
-    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+    if (TOI_SCALAR_SUBNORMAL(size)) { /* a subnormal size: on to [1, 2) (scalar.h) */
         float s2 = toi_scalar_pow2_scale_sub(size, s);
         l0 = mul3(l0, s2), v = mul3(v, s2), e = mul3(e, s2), l1 = mul3(l1, s2);
         R = R * s2, S = S * s2;
@@ -688,7 +688,7 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     P.eb = (vec3){fx * s, fy * s, fz * s};
     R = R * s;
     float S = size * s;
-    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+    if (TOI_SCALAR_SUBNORMAL(size)) { /* a subnormal size: on to [1, 2) (scalar.h) */
         float s2 = toi_scalar_pow2_scale_sub(size, s);
         for (int k = 0; k < 4; k++)
             P.C[k] = mul3(P.C[k], s2);
@@ -1013,7 +1013,7 @@ TOI_SCALAR_INLINE void sweep_capsule_triangle(capsule Cp, triangle T, unsigned f
     e = mul3(e, s);
     r = r * s;
     float S = size * s;
-    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+    if (TOI_SCALAR_SUBNORMAL(size)) { /* a subnormal size: on to [1, 2) (scalar.h) */
         float s2 = toi_scalar_pow2_scale_sub(size, s);
         A = mul3(A, s2), B = mul3(B, s2), C = mul3(C, s2);
         v = mul3(v, s2), e = mul3(e, s2), r = r * s2, S = S * s2;

@@ -45,6 +45,11 @@ static inline float toi_scalar_pow2_scale_sub(float m, float s)
     return m < FLT_MIN && m > 0.0f ? toi_scalar_pow2_scale(m * s) : 1.0f;
 }
 
+/* Whether a query's size m is below FLT_MIN, which only a scene among the denormals has: the
+   kernels apply toi_scalar_pow2_scale_sub on that branch alone (marked unlikely, so the
+   compiler keeps it a branch rather than computing it for every query). */
+#define TOI_SCALAR_SUBNORMAL(m) __builtin_expect((m) < FLT_MIN, 0)
+
 /* 1 / toi_scalar_pow2_scale_sub(m, toi_scalar_pow2_scale(m)), exactly. */
 static inline float toi_scalar_pow2_unscale_sub(float m)
 {

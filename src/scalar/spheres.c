@@ -67,7 +67,7 @@ TOI_SCALAR_INLINE int sweep_pair(float ax, float ay, float az, float avx, float 
     lx = lx * s, ly = ly * s, lz = lz * s;
     vx = vx * s, vy = vy * s, vz = vz * s;
     R = R * s;
-    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+    if (TOI_SCALAR_SUBNORMAL(size)) { /* a subnormal size: on to [1, 2) (scalar.h) */
         float s2 = toi_scalar_pow2_scale_sub(size, s);
         lx = lx * s2, ly = ly * s2, lz = lz * s2;
         vx = vx * s2, vy = vy * s2, vz = vz * s2;

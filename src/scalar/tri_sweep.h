@@ -388,7 +388,7 @@ TOI_SCALAR_INLINE void sweep_triangle(sphere S, triangle T, unsigned flags, int 
     v = mul3(v, s);
     r = r * s;
     float Ss = size * s; /* the size in scaled units */
-    if (size < FLT_MIN) { /* a subnormal size: on to [1, 2) (scalar.h) */
+    if (TOI_SCALAR_SUBNORMAL(size)) { /* a subnormal size: on to [1, 2) (scalar.h) */
         float s2 = toi_scalar_pow2_scale_sub(size, s);
         A = mul3(A, s2), B = mul3(B, s2), C = mul3(C, s2);
         v = mul3(v, s2), r = r * s2, Ss = Ss * s2;
