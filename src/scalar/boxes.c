@@ -505,14 +505,13 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     if (!full)
         return 1;
     res->nx = n[0], res->ny = n[1], res->nz = n[2];
-    float un = toi_scalar_pow2_unscale(size), un2 = toi_scalar_pow2_unscale_sub(size);
-    res->px = (B->c[0] + t * B->v[0]) + (p[0] * un2) * un;
-    res->py = (B->c[1] + t * B->v[1]) + (p[1] * un2) * un;
-    res->pz = (B->c[2] + t * B->v[2]) + (p[2] * un2) * un;
+    res->px = (B->c[0] + t * B->v[0]) + toi_scalar_unscale(p[0], size);
+    res->py = (B->c[1] + t * B->v[1]) + toi_scalar_unscale(p[1], size);
+    res->pz = (B->c[2] + t * B->v[2]) + toi_scalar_unscale(p[2], size);
     res->depth = 0.0f;
     if (overlap) {
         float ek = kn < 6 ? eF : eE;
-        float depth = ((((e.R[kn] - ek) - e.d[kn]) / sqrtf(e.LL[kn])) * un2) * un;
+        float depth = toi_scalar_unscale(((e.R[kn] - ek) - e.d[kn]) / sqrtf(e.LL[kn]), size);
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;
@@ -659,13 +658,12 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
     box_point(a, b, C, kn, dl[kn], LL[kn], n, Dt, ha, hb, S * TOI_BOX_FLAT, p);
     if (overlap && kn >= 6)
         box_overlap_point(a, b, C, dl, Dt, ha, hb, p);
-    float un = toi_scalar_pow2_unscale(size), un2 = toi_scalar_pow2_unscale_sub(size);
-    res->px = (B->c[0] + t * B->v[0]) + (p[0] * un2) * un;
-    res->py = (B->c[1] + t * B->v[1]) + (p[1] * un2) * un;
-    res->pz = (B->c[2] + t * B->v[2]) + (p[2] * un2) * un;
+    res->px = (B->c[0] + t * B->v[0]) + toi_scalar_unscale(p[0], size);
+    res->py = (B->c[1] + t * B->v[1]) + toi_scalar_unscale(p[1], size);
+    res->pz = (B->c[2] + t * B->v[2]) + toi_scalar_unscale(p[2], size);
     res->depth = 0.0f;
     if (overlap) {
-        float depth = ((((R[kn] - e[kn]) - d[kn]) / sqrtf(LL[kn])) * un2) * un;
+        float depth = toi_scalar_unscale(((R[kn] - e[kn]) - d[kn]) / sqrtf(LL[kn]), size);
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;

@@ -291,8 +291,7 @@ TOI_SCALAR_INLINE int sweep_capsule_sphere(capsule A, sphere B, unsigned flags, 
     res->pz = (B.p.z + t * B.v.z) + res->nz * B.r;
     res->depth = 0.0f;
     if (overlap) {
-        float depth = ((R - len) * toi_scalar_pow2_unscale_sub(size)) *
-                      toi_scalar_pow2_unscale(size);
+        float depth = toi_scalar_unscale(R - len, size);
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;
@@ -770,8 +769,7 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     res->pz = (q.z + t * B.v.z) + res->nz * B.r;
     res->depth = 0.0f;
     if (overlap) {
-        float depth = ((R - len) * toi_scalar_pow2_unscale_sub(size)) *
-                      toi_scalar_pow2_unscale(size);
+        float depth = toi_scalar_unscale(R - len, size);
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;

@@ -57,6 +57,13 @@ static inline float toi_scalar_pow2_unscale_sub(float m)
                                    : 1.0f;
 }
 
+/* x (scaled units of a query of size m) back in world units: both factors of the rescale
+   undone, the second first. */
+static inline float toi_scalar_unscale(float x, float m)
+{
+    return (x * toi_scalar_pow2_unscale_sub(m)) * toi_scalar_pow2_unscale(m);
+}
+
 /* The per-query functions are inlined into their batch loops (14 float arguments would
    otherwise travel through the stack on every call). */
 #define TOI_SCALAR_INLINE TOI_INLINE

@@ -125,8 +125,7 @@ TOI_SCALAR_INLINE int sweep_pair(float ax, float ay, float az, float avx, float 
     /* Depth: R - |l| back in world units, never negative. */
     res->depth = 0.0f;
     if (overlap) {
-        float depth = ((R - len) * toi_scalar_pow2_unscale_sub(size)) *
-                      toi_scalar_pow2_unscale(size);
+        float depth = toi_scalar_unscale(R - len, size);
         res->depth = depth > 0.0f ? depth : 0.0f;
     }
     return 1;

@@ -229,10 +229,7 @@ TOI_VINLINE size_t capsule_sphere_block(const toi_capsules *C, const toi_spheres
         o.px = vsel(hit, vadd(vadd(B.x, vmul(t, B.vx)), vmul(nx, B.r)), zero);
         o.py = vsel(hit, vadd(vadd(B.y, vmul(t, B.vy)), vmul(ny, B.r)), zero);
         o.pz = vsel(hit, vadd(vadd(B.z, vmul(t, B.vz)), vmul(nz, B.r)), zero);
-        vf depth = vsub(R, len);
-        if (vany_sub(size))
-            depth = vmul(depth, vpow2_unscale_sub(size));
-        depth = vmul(depth, vpow2_unscale(size));
+        vf depth = vunscale(vsub(R, len), size);
         depth = vsel(vgt(depth, zero), depth, zero);
         o.depth = vsel(mand(hit, overlap), depth, zero);
     }
@@ -486,7 +483,7 @@ TOI_VINLINE vf para_face_time(const vpara *P, v3 v, vf R)
    valid (finite, below TOI_MAX_SUM, radii non-negative). */
 typedef struct vcc_rel {
     v3 C[4], v, ea, eb;
-    vf R, size, s, S; /* S: the size in scaled units */
+    vf R, size, S; /* S: the size in scaled units */
     vm valid;
 } vcc_rel;
 
@@ -528,7 +525,6 @@ TOI_VINLINE vcc_rel vcc_rel_make(const vcap *pA, const vcap *pB)
         G.R = vmul(G.R, s2), G.S = vmul(G.S, s2);
     }
     G.size = size;
-    G.s = s;
     return G;
 }
 
@@ -667,10 +663,7 @@ TOI_VINLINE vm capsule_capsule_vec(const vcap *pA, const vcap *pB, vm all_overla
         o.px = vsel(hit, vadd(vadd(q.x, vmul(t, B.v.x)), vmul(nx, B.r)), zero);
         o.py = vsel(hit, vadd(vadd(q.y, vmul(t, B.v.y)), vmul(ny, B.r)), zero);
         o.pz = vsel(hit, vadd(vadd(q.z, vmul(t, B.v.z)), vmul(nz, B.r)), zero);
-        vf depth = vsub(R, len);
-        if (vany_sub(size))
-            depth = vmul(depth, vpow2_unscale_sub(size));
-        depth = vmul(depth, vpow2_unscale(size));
+        vf depth = vunscale(vsub(R, len), size);
         depth = vsel(vgt(depth, zero), depth, zero);
         o.depth = vsel(mand(hit, overlap), depth, zero);
     }

@@ -73,6 +73,15 @@ TOI_VINLINE vf vpow2_unscale_sub(vf m)
     return vsel(sub, vpow2_unscale(vmul(m, vpow2_scale(m))), vset(1.0f));
 }
 
+/* x (scaled units of queries of size m) back in world units: both factors of the rescale
+   undone, the second first (toi_scalar_unscale), the second only on a vector that has it. */
+TOI_VINLINE vf vunscale(vf x, vf m)
+{
+    if (vany_sub(m))
+        x = vmul(x, vpow2_unscale_sub(m));
+    return vmul(x, vpow2_unscale(m));
+}
+
 /* A block of VW results; lanes that miss hold t = TOI_NO_HIT and 0 elsewhere. */
 typedef struct vres {
     vf t, nx, ny, nz, px, py, pz, depth;

@@ -106,10 +106,7 @@ TOI_VINLINE vm sweep_pair_vec(vsph A, vsph B, vm all_overlaps, int full, vres *o
     o->py = vsel(hit, vadd(vadd(B.y, vmul(t, B.vy)), vmul(ny, B.r)), zero);
     o->pz = vsel(hit, vadd(vadd(B.z, vmul(t, B.vz)), vmul(nz, B.r)), zero);
     /* Depth: R - |l| back in world units, never negative. */
-    vf depth = vsub(R, len);
-    if (vany_sub(size))
-        depth = vmul(depth, vpow2_unscale_sub(size));
-    depth = vmul(depth, vpow2_unscale(size));
+    vf depth = vunscale(vsub(R, len), size);
     depth = vsel(vgt(depth, zero), depth, zero);
     o->depth = vsel(mand(hit, overlap), depth, zero);
     return hit;
