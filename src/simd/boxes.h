@@ -347,6 +347,29 @@ TOI_VINLINE void vbox_unscale_sub(vf size, vf p[3], vf *depth)
     *depth = vmul(*depth, un2);
 }
 
+/* A hit's outputs beyond t (linear and rotating queries alike), from the contact axis's
+   terms at t: the normal nv; the point B's centre at t plus p (scaled units) and the depth
+   ((Rk - ek) - dk) / |axis|, both back in world units (the second rescale factor undone
+   first); every output 0 off the hit lanes, the depth off the overlapping ones too. */
+TOI_VINLINE void vbox_contact_out(const vbox *B, vf t, vm hit, vm overlap, const vf nv[3],
+                                  vf p[3], vf dk, vf Rk, vf ek, vf LLk, vf size, vres *o)
+{
+    const vf zero = vzero();
+    vf depth = vdiv(vsub(vsub(Rk, ek), dk), vsqrt(LLk));
+    if (vany_sub(size))
+        vbox_unscale_sub(size, p, &depth);
+    vf un = vpow2_unscale(size);
+    o->nx = vsel(hit, nv[0], zero);
+    o->ny = vsel(hit, nv[1], zero);
+    o->nz = vsel(hit, nv[2], zero);
+    o->px = vsel(hit, vadd(vadd(B->c[0], vmul(t, B->v[0])), vmul(p[0], un)), zero);
+    o->py = vsel(hit, vadd(vadd(B->c[1], vmul(t, B->v[1])), vmul(p[1], un)), zero);
+    o->pz = vsel(hit, vadd(vadd(B->c[2], vmul(t, B->v[2])), vmul(p[2], un)), zero);
+    depth = vmul(depth, un);
+    depth = vsel(vgt(depth, zero), depth, zero);
+    o->depth = vsel(mand(hit, overlap), depth, zero);
+}
+
 /* The pair in relative coordinates, scaled by an exact power of two (the opening of the
    scalar's sweep_box): l = A.c - B.c and v = A.v - B.v, the half extents, the size (*size as
    given, *S scaled), the grow margins, the quaternions' squared norms. Returns the lanes whose
@@ -517,19 +540,7 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
                       &LLk);
     vbox_overlap_point(a, b, C, dl, Dt, ha, hb, mand(mand(hit, overlap), vge(kn, vset(6.0f))),
                        p);
-    vf depth = vdiv(vsub(vsub(Rk, ek), dk), vsqrt(LLk));
-    if (vany_sub(size))
-        vbox_unscale_sub(size, p, &depth);
-    vf un = vpow2_unscale(size);
-    o->nx = vsel(hit, nv[0], zero);
-    o->ny = vsel(hit, nv[1], zero);
-    o->nz = vsel(hit, nv[2], zero);
-    o->px = vsel(hit, vadd(vadd(B->c[0], vmul(t, B->v[0])), vmul(p[0], un)), zero);
-    o->py = vsel(hit, vadd(vadd(B->c[1], vmul(t, B->v[1])), vmul(p[1], un)), zero);
-    o->pz = vsel(hit, vadd(vadd(B->c[2], vmul(t, B->v[2])), vmul(p[2], un)), zero);
-    depth = vmul(depth, un);
-    depth = vsel(vgt(depth, zero), depth, zero);
-    o->depth = vsel(mand(hit, overlap), depth, zero);
+    vbox_contact_out(B, t, hit, overlap, nv, p, dk, Rk, ek, LLk, size, o);
     return hit;
 }
 

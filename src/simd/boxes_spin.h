@@ -353,19 +353,7 @@ TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, vm 
         return hit;
     vbox_overlap_point(e.a, e.b, e.C, e.dl, e.D, ha, hb,
                        mand(mand(hit, ov), vge(e.kf, vset(6.0f))), p);
-    vf depth = vdiv(vsub(vsub(Rk, ek), dk), vsqrt(LLk));
-    if (vany_sub(Q->size))
-        vbox_unscale_sub(Q->size, p, &depth);
-    vf un = vpow2_unscale(Q->size);
-    o->nx = vsel(hit, nv[0], zero);
-    o->ny = vsel(hit, nv[1], zero);
-    o->nz = vsel(hit, nv[2], zero);
-    o->px = vsel(hit, vadd(vadd(B->c[0], vmul(t, B->v[0])), vmul(p[0], un)), zero);
-    o->py = vsel(hit, vadd(vadd(B->c[1], vmul(t, B->v[1])), vmul(p[1], un)), zero);
-    o->pz = vsel(hit, vadd(vadd(B->c[2], vmul(t, B->v[2])), vmul(p[2], un)), zero);
-    depth = vmul(depth, un);
-    depth = vsel(vgt(depth, zero), depth, zero);
-    o->depth = vsel(mand(hit, ov), depth, zero);
+    vbox_contact_out(B, t, hit, ov, nv, p, dk, Rk, ek, LLk, Q->size, o);
     return hit;
 }
 
