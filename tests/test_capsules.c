@@ -1204,204 +1204,261 @@ static void gen_axis_pass(rng *r, float q[10], float sp[7])
     sp[6] = (float)(R - rc);
 }
 
-/* ctx NULL: the pair families (gen_capsule_sphere); else paths nearly along a long axis
-   (gen_axis_pass, a fifth of the samples). */
-static void acc_capsule_sphere(const void *ctx)
-{
-    enum { N = 2048 };
-    size_t total = t_acc_count(ctx ? 5000 : 25000), done = 0, fails = 0, hits = 0, amb_n = 0;
-    t_cap b;
-    t_sph s;
+/* ---- the accuracy groups' driver: one batch loop for every capsule family ---- */
+
+/* A batch's inputs and outputs; each family fills and reads what it needs. */
+typedef struct acc_io {
+    t_cap a, b;  /* the capsules (b: a pair's second) */
+    t_sph s;     /* capsule-sphere: the spheres */
+    t_tri tr;    /* capsule-triangle: the triangles */
+    toi_plane P; /* capsule-plane: the batch's plane */
     t_hits h;
-    cap_alloc(&b, N);
-    t_spheres_alloc(&s, N);
-    t_hits_alloc(&h, N);
-    rng r = {ctx ? 0xACC6u : 0xACC5u};
+    int axis;    /* capsule-sphere: paths nearly along long capsules (gen_axis_pass) */
+} acc_io;
+
+/* One family: batches of `batch` lanes drawn from `seed` (the flags, then gen), `count`
+   queries in all (t_acc_count), run on the scalar reference; judge returns 1 if lane i
+   (query idx) passes, with *hit for a hit whose t passed and *amb for a lane within the
+   tangential margin; a failing lane's inputs are printed (the capsule's, then print's), and
+   the family stops after five. */
+typedef struct acc_family {
+    const char *what;
+    size_t batch, count;
+    uint64_t seed;
+    int counts_amb; /* the report gives the lanes within the tangential margin */
+    void (*gen)(acc_io *io, rng *r, size_t nb);
+    void (*run)(acc_io *io, size_t nb, unsigned flags);
+    int (*judge)(const acc_io *io, size_t i, size_t idx, unsigned flags, int *hit, int *amb);
+    void (*print)(const acc_io *io, size_t i);
+} acc_family;
+
+static void print_lane(float *const *f, int n, size_t i)
+{
+    for (int k = 0; k < n; k++)
+        printf(" %.9g", f[k][i]);
+}
+
+static void acc_batches(const acc_family *F, int axis)
+{
+    acc_io io = {.axis = axis};
+    cap_alloc(&io.a, F->batch);
+    cap_alloc(&io.b, F->batch);
+    t_spheres_alloc(&io.s, F->batch);
+    t_tri_alloc(&io.tr, F->batch);
+    t_hits_alloc(&io.h, F->batch);
+    size_t total = t_acc_count(F->count), done = 0, fails = 0, hits = 0, amb_n = 0;
+    rng r = {F->seed};
     while (done < total && fails < 5) {
-        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
+        /* the last batch: what is left */
+        const size_t nb = total - done < F->batch ? total - done : F->batch;
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        for (size_t i = 0; i < nb; i++) {
-            float q[10], sp[7];
-            if (ctx)
-                gen_axis_pass(&r, q, sp);
-            else
-                gen_capsule_sphere(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), q, sp);
-            cap_set(&b, i, q);
-            for (int k = 0; k < 7; k++)
-                s.f[k][i] = sp[k];
-        }
-        t_capsules_spheres(&t_impls[0], nb, &b.c, &s.s, flags, &h.h);
+        F->gen(&io, &r, nb);
+        F->run(&io, nb, flags);
         for (size_t i = 0; i < nb && fails < 5; i++) {
-            seg_q q;
-            for (int k = 0; k < 3; k++) {
-                q.l0[k] = (ld)b.f[k][i] - (ld)s.f[k][i];
-                q.e[k] = (ld)b.f[3 + k][i] - (ld)b.f[k][i];
-                q.v[k] = (ld)b.f[6 + k][i] - (ld)s.f[3 + k][i];
-            }
-            ld R = (ld)b.f[9][i] + (ld)s.f[6][i];
-            ld l1[3] = {q.l0[0] + q.e[0], q.l0[1] + q.e[1], q.l0[2] + q.e[2]};
-            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
-            ld S = ld_norm3(q.l0[0], q.l0[1], q.l0[2]), S1 = ld_norm3(l1[0], l1[1], l1[2]);
-            S = S > S1 ? S : S1;
-            S = S > vl ? S : vl;
-            S = S > R ? S : R;
-            ld delta = 64 * EPS * S;
-            ld d0[3];
-            seg_d(&q, 0, d0);
-            ld slope = d0[0] * q.v[0] + d0[1] * q.v[1] + d0[2] * q.v[2];
-            ld f0 = ld_norm3(d0[0], d0[1], d0[2]);
-            int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
-            amb_n += amb;
-            float t = h.f[0][i];
-            oracle_hit hs, hg;
-            int ok = judge_t(seg_f, &q, R, delta, slope, amb, flags, t, "capsule-sphere",
-                             done + i, &hs, &hg);
-            ok = ok && oracle_exit_check(seg_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i],
-                                         "capsule-sphere", done + i);
-            if (ok && t != TOI_NO_HIT) {
-                hits++;
-                ld d[3];
-                seg_d(&q, (ld)t, d);
-                const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
-                oracle_normal on = oracle_normal_check(nv, d, delta, 2);
-                const ld *n = on.n, tol_n = on.tol;
-                if (!on.ok) {
-                    CHECK(0, "capsule-sphere %zu: normal (%g %g %g), error %.3Lg > %.3Lg",
-                          done + i, nv[0], nv[1], nv[2], on.err, tol_n);
-                    ok = 0;
-                }
-                ld rb = s.f[6][i], world = 0, perr = 0;
-                for (int k = 0; k < 3; k++) {
-                    ld pk = (ld)s.f[k][i] + (ld)t * (ld)s.f[3 + k][i] + n[k] * rb;
-                    perr += (h.f[4 + k][i] - pk) * (h.f[4 + k][i] - pk);
-                    world += ld_abs(s.f[k][i]) + ld_abs(s.f[3 + k][i]);
-                }
-                perr = ld_sqrt(perr);
-                ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb);
-                if (!(perr <= tol_p)) {
-                    CHECK(0, "capsule-sphere %zu: point error %.3Lg > %.3Lg", done + i, perr,
-                          tol_p);
-                    ok = 0;
-                }
-                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
-                if (!(ld_abs(h.f[7][i] - want_depth) <= delta + 4 * EPS * R) ||
-                    !(h.f[7][i] >= 0)) {
-                    CHECK(0, "capsule-sphere %zu: depth %.9g, want %.9Lg", done + i,
-                          h.f[7][i], want_depth);
-                    ok = 0;
-                }
-            }
-            if (!ok) {
+            int hit = 0, amb = 0;
+            if (!F->judge(&io, i, done + i, flags, &hit, &amb)) {
                 printf("    inputs:");
-                for (int k = 0; k < 10; k++)
-                    printf(" %.9g", b.f[k][i]);
-                for (int k = 0; k < 7; k++)
-                    printf(" %.9g", s.f[k][i]);
+                print_lane(io.a.f, 10, i);
+                F->print(&io, i);
                 printf(" flags %u\n", flags);
                 fails++;
             }
+            hits += (size_t)hit, amb_n += (size_t)amb;
         }
         done += nb;
     }
-    printf("    %zu capsule-sphere queries (%zu hits, %zu within the tangential margin) "
-           "against the oracle\n", done, hits, amb_n);
-    cap_free(&b);
-    t_spheres_free(&s);
-    t_hits_free(&h);
+    printf("    %zu %s queries (%zu hits", done, F->what, hits);
+    if (F->counts_amb)
+        printf(", %zu within the tangential margin", amb_n);
+    printf(") against the oracle\n");
+    cap_free(&io.a);
+    cap_free(&io.b);
+    t_spheres_free(&io.s);
+    t_tri_free(&io.tr);
+    t_hits_free(&io.h);
+}
+
+/* A hit's depth: R - f(0) when touching at t = 0 (at0), else 0, within tol; never negative. */
+static int depth_ok(const char *what, size_t idx, float depth, int at0, ld R, ld f0, ld tol)
+{
+    ld want = at0 && R - f0 > 0 ? R - f0 : 0;
+    if (ld_abs(depth - want) <= tol && depth >= 0)
+        return 1;
+    CHECK(0, "%s %zu: depth %.9g, want %.9Lg", what, idx, depth, want);
+    return 0;
+}
+
+/* capsule-sphere: the pair families (gen_capsule_sphere), or with io->axis paths nearly
+   along a long axis (gen_axis_pass) */
+static void cs_gen(acc_io *io, rng *r, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++) {
+        float q[10], sp[7];
+        if (io->axis)
+            gen_axis_pass(r, q, sp);
+        else
+            gen_capsule_sphere(r, (int)rng_below(r, GEN_NFAMILIES - 1), q, sp);
+        cap_set(&io->a, i, q);
+        for (int k = 0; k < 7; k++)
+            io->s.f[k][i] = sp[k];
+    }
+}
+
+static void cs_run(acc_io *io, size_t nb, unsigned flags)
+{
+    t_capsules_spheres(&t_impls[0], nb, &io->a.c, &io->s.s, flags, &io->h.h);
+}
+
+static int cs_judge(const acc_io *io, size_t i, size_t idx, unsigned flags, int *hit, int *amb)
+{
+    float *const *b = io->a.f, *const *s = io->s.f, *const *h = io->h.f;
+    seg_q q;
+    for (int k = 0; k < 3; k++) {
+        q.l0[k] = (ld)b[k][i] - (ld)s[k][i];
+        q.e[k] = (ld)b[3 + k][i] - (ld)b[k][i];
+        q.v[k] = (ld)b[6 + k][i] - (ld)s[3 + k][i];
+    }
+    ld R = (ld)b[9][i] + (ld)s[6][i];
+    ld l1[3] = {q.l0[0] + q.e[0], q.l0[1] + q.e[1], q.l0[2] + q.e[2]};
+    ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+    ld S = ld_norm3(q.l0[0], q.l0[1], q.l0[2]), S1 = ld_norm3(l1[0], l1[1], l1[2]);
+    S = S > S1 ? S : S1;
+    S = S > vl ? S : vl;
+    S = S > R ? S : R;
+    ld delta = 64 * EPS * S;
+    ld d0[3];
+    seg_d(&q, 0, d0);
+    ld slope = d0[0] * q.v[0] + d0[1] * q.v[1] + d0[2] * q.v[2];
+    ld f0 = ld_norm3(d0[0], d0[1], d0[2]);
+    *amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+    float t = h[0][i];
+    oracle_hit hs, hg;
+    int ok = judge_t(seg_f, &q, R, delta, slope, *amb, flags, t, "capsule-sphere", idx, &hs,
+                     &hg);
+    ok = ok && oracle_exit_check(seg_f, &q, &q, R, delta, hs, hg, t, io->h.t_exit[i],
+                                 "capsule-sphere", idx);
+    if (!ok || t == TOI_NO_HIT)
+        return ok;
+    *hit = 1;
+    ld d[3];
+    seg_d(&q, (ld)t, d);
+    const float nv[3] = {h[1][i], h[2][i], h[3][i]};
+    oracle_normal on = oracle_normal_check(nv, d, delta, 2);
+    const ld *n = on.n, tol_n = on.tol;
+    if (!on.ok) {
+        CHECK(0, "capsule-sphere %zu: normal (%g %g %g), error %.3Lg > %.3Lg", idx, nv[0],
+              nv[1], nv[2], on.err, tol_n);
+        ok = 0;
+    }
+    ld rb = s[6][i], world = 0, perr = 0;
+    for (int k = 0; k < 3; k++) {
+        ld pk = (ld)s[k][i] + (ld)t * (ld)s[3 + k][i] + n[k] * rb;
+        perr += (h[4 + k][i] - pk) * (h[4 + k][i] - pk);
+        world += ld_abs(s[k][i]) + ld_abs(s[3 + k][i]);
+    }
+    perr = ld_sqrt(perr);
+    ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb);
+    if (!(perr <= tol_p)) {
+        CHECK(0, "capsule-sphere %zu: point error %.3Lg > %.3Lg", idx, perr, tol_p);
+        ok = 0;
+    }
+    return depth_ok("capsule-sphere", idx, h[7][i], t == 0, R, f0, delta + 4 * EPS * R) && ok;
+}
+
+static void cs_print(const acc_io *io, size_t i) { print_lane(io->s.f, 7, i); }
+
+/* ctx NULL: the pair families; else paths nearly along a long axis (a fifth of the samples) */
+static void acc_capsule_sphere(const void *ctx)
+{
+    const acc_family F = {"capsule-sphere", 2048, ctx ? 5000 : 25000, ctx ? 0xACC6u : 0xACC5u,
+                          1, cs_gen, cs_run, cs_judge, cs_print};
+    acc_batches(&F, ctx != NULL);
+}
+
+static void cp_gen(acc_io *io, rng *r, size_t nb)
+{
+    gen_plane(r, &io->P);
+    for (size_t i = 0; i < nb; i++) {
+        float q[10];
+        gen_capsule_plane(r, (int)rng_below(r, GEN_NFAMILIES - 1), &io->P, q);
+        cap_set(&io->a, i, q);
+    }
+}
+
+static void cp_run(acc_io *io, size_t nb, unsigned flags)
+{
+    t_capsules_plane(&t_impls[0], nb, &io->a.c, &io->P, flags, &io->h.h);
+}
+
+static int cp_judge(const acc_io *io, size_t i, size_t idx, unsigned flags, int *hit, int *amb)
+{
+    float *const *b = io->a.f, *const *h = io->h.f;
+    const toi_plane P = io->P;
+    const ld n[3] = {P.nx, P.ny, P.nz};
+    ld p0[3], p1[3], v[3];
+    for (int k = 0; k < 3; k++)
+        p0[k] = b[k][i], p1[k] = b[3 + k][i], v[k] = b[6 + k][i];
+    ld s0 = n[0] * p0[0] + n[1] * p0[1] + n[2] * p0[2] - P.d;
+    ld s1 = n[0] * p1[0] + n[1] * p1[1] + n[2] * p1[2] - P.d;
+    plane_q q = {s0 < s1 ? s0 : s1, n[0] * v[0] + n[1] * v[1] + n[2] * v[2]};
+    ld r0 = b[9][i], vl = ld_norm3(v[0], v[1], v[2]);
+    ld S = ld_norm3(p0[0], p0[1], p0[2]), S1 = ld_norm3(p1[0], p1[1], p1[2]);
+    S = S > S1 ? S : S1;
+    S = S > vl ? S : vl;
+    S = S > r0 ? S : r0;
+    S = S > ld_abs(P.d) ? S : ld_abs(P.d);
+    ld delta = 64 * EPS * S;
+    *amb = ld_abs(q.sv) < 2 * 64 * EPS * vl && q.s0 <= r0 + delta;
+    float t = h[0][i];
+    oracle_hit hs, hg;
+    int ok = judge_t(plane_f, &q, r0, delta, q.sv, *amb, flags, t, "capsule-plane", idx, &hs,
+                     &hg);
+    /* the exit moves with the error in n.v (FLT_EPSILON |v|): its bounds change n.v by the
+       tangential margin, as the sphere-plane group's */
+    plane_q qs = {q.s0, q.sv + 2 * 64 * EPS * vl}, qg = {q.s0, q.sv - 2 * 64 * EPS * vl};
+    ok = ok && oracle_exit_check(plane_f, &qs, &qg, r0, delta, hs, hg, t, io->h.t_exit[i],
+                                 "capsule-plane", idx);
+    if (!ok || t == TOI_NO_HIT)
+        return ok;
+    *hit = 1;
+    /* the point below the lower end; below either end where they are equally low within the
+       margin */
+    ld err[2] = {0, 0};
+    for (int e = 0; e < 2; e++) {
+        const ld *pe = e ? p1 : p0;
+        ld se = e ? s1 : s0, st = se + (ld)t * q.sv;
+        for (int k = 0; k < 3; k++) {
+            ld pk = pe[k] + (ld)t * v[k] - st * n[k];
+            err[e] += (h[4 + k][i] - pk) * (h[4 + k][i] - pk);
+        }
+        err[e] = ld_sqrt(err[e]);
+    }
+    ld tol_p = 2 * delta + 8 * EPS * (S + ld_abs(q.s0) + vl);
+    int low1 = s1 < s0, close = ld_abs(s1 - s0) <= 2 * delta;
+    if (!(err[low1] <= tol_p || (close && err[!low1] <= tol_p))) {
+        CHECK(0, "capsule-plane %zu: point error %.3Lg > %.3Lg", idx, err[low1], tol_p);
+        ok = 0;
+    }
+    for (int k = 0; k < 3; k++)
+        if (h[1 + k][i] != (&P.nx)[k]) {
+            CHECK(0, "capsule-plane %zu: normal is not the plane's", idx);
+            ok = 0;
+        }
+    return depth_ok("capsule-plane", idx, h[7][i], t == 0, r0, q.s0, delta) && ok;
+}
+
+static void cp_print(const acc_io *io, size_t i)
+{
+    (void)i; /* one plane a batch */
+    printf(" plane %.9g %.9g %.9g %.9g", io->P.nx, io->P.ny, io->P.nz, io->P.d);
 }
 
 static void acc_capsule_plane(const void *ctx)
 {
     (void)ctx;
-    enum { N = 2048 };
-    size_t total = t_acc_count(25000), done = 0, fails = 0, hits = 0;
-    t_cap b;
-    t_hits h;
-    cap_alloc(&b, N);
-    t_hits_alloc(&h, N);
-    rng r = {0xACC6};
-    while (done < total && fails < 5) {
-        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
-        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        toi_plane P;
-        gen_plane(&r, &P);
-        for (size_t i = 0; i < nb; i++) {
-            float q[10];
-            gen_capsule_plane(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), &P, q);
-            cap_set(&b, i, q);
-        }
-        t_capsules_plane(&t_impls[0], nb, &b.c, &P, flags, &h.h);
-        for (size_t i = 0; i < nb && fails < 5; i++) {
-            const ld n[3] = {P.nx, P.ny, P.nz};
-            ld p0[3], p1[3], v[3];
-            for (int k = 0; k < 3; k++)
-                p0[k] = b.f[k][i], p1[k] = b.f[3 + k][i], v[k] = b.f[6 + k][i];
-            ld s0 = n[0] * p0[0] + n[1] * p0[1] + n[2] * p0[2] - P.d;
-            ld s1 = n[0] * p1[0] + n[1] * p1[1] + n[2] * p1[2] - P.d;
-            plane_q q = {s0 < s1 ? s0 : s1, n[0] * v[0] + n[1] * v[1] + n[2] * v[2]};
-            ld r0 = b.f[9][i], vl = ld_norm3(v[0], v[1], v[2]);
-            ld S = ld_norm3(p0[0], p0[1], p0[2]), S1 = ld_norm3(p1[0], p1[1], p1[2]);
-            S = S > S1 ? S : S1;
-            S = S > vl ? S : vl;
-            S = S > r0 ? S : r0;
-            S = S > ld_abs(P.d) ? S : ld_abs(P.d);
-            ld delta = 64 * EPS * S;
-            int amb = ld_abs(q.sv) < 2 * 64 * EPS * vl && q.s0 <= r0 + delta;
-            float t = h.f[0][i];
-            oracle_hit hs, hg;
-            int ok = judge_t(plane_f, &q, r0, delta, q.sv, amb, flags, t, "capsule-plane",
-                             done + i, &hs, &hg);
-            /* the exit moves with the error in n.v (FLT_EPSILON |v|): its bounds change n.v
-               by the tangential margin, as the sphere-plane group's */
-            plane_q qs = {q.s0, q.sv + 2 * 64 * EPS * vl}, qg = {q.s0, q.sv - 2 * 64 * EPS * vl};
-            ok = ok && oracle_exit_check(plane_f, &qs, &qg, r0, delta, hs, hg, t, h.t_exit[i],
-                                         "capsule-plane", done + i);
-            if (ok && t != TOI_NO_HIT) {
-                hits++;
-                /* the point below the lower end; below either end where they are equally
-                   low within the margin */
-                ld err[2] = {0, 0};
-                for (int e = 0; e < 2; e++) {
-                    const ld *pe = e ? p1 : p0;
-                    ld se = e ? s1 : s0, st = se + (ld)t * q.sv;
-                    for (int k = 0; k < 3; k++) {
-                        ld pk = pe[k] + (ld)t * v[k] - st * n[k];
-                        err[e] += (h.f[4 + k][i] - pk) * (h.f[4 + k][i] - pk);
-                    }
-                    err[e] = ld_sqrt(err[e]);
-                }
-                ld tol_p = 2 * delta + 8 * EPS * (S + ld_abs(q.s0) + vl);
-                int low1 = s1 < s0, close = ld_abs(s1 - s0) <= 2 * delta;
-                if (!(err[low1] <= tol_p || (close && err[!low1] <= tol_p))) {
-                    CHECK(0, "capsule-plane %zu: point error %.3Lg > %.3Lg", done + i,
-                          err[low1], tol_p);
-                    ok = 0;
-                }
-                for (int k = 0; k < 3; k++)
-                    if (h.f[1 + k][i] != (&P.nx)[k]) {
-                        CHECK(0, "capsule-plane %zu: normal is not the plane's", done + i);
-                        ok = 0;
-                    }
-                ld want_depth = t == 0 && r0 - q.s0 > 0 ? r0 - q.s0 : 0;
-                if (!(ld_abs(h.f[7][i] - want_depth) <= delta)) {
-                    CHECK(0, "capsule-plane %zu: depth %.9g, want %.9Lg", done + i, h.f[7][i],
-                          want_depth);
-                    ok = 0;
-                }
-            }
-            if (!ok) {
-                printf("    inputs:");
-                for (int k = 0; k < 10; k++)
-                    printf(" %.9g", b.f[k][i]);
-                printf(" plane %.9g %.9g %.9g %.9g flags %u\n", P.nx, P.ny, P.nz, P.d, flags);
-                fails++;
-            }
-        }
-        done += nb;
-    }
-    printf("    %zu capsule-plane queries (%zu hits) against the oracle\n", done, hits);
-    cap_free(&b);
-    t_hits_free(&h);
+    const acc_family F = {"capsule-plane", 2048, 25000, 0xACC6u, 0,
+                          cp_gen, cp_run, cp_judge, cp_print};
+    acc_batches(&F, 0);
 }
 
 /* Two segments at time t: A = l + t v + u ea, B = w eb (relative coordinates, long double).
@@ -1472,118 +1529,106 @@ static ld pair_f(const void *q, ld t)
     return ld_norm3(d[0], d[1], d[2]);
 }
 
+static void cc_gen(acc_io *io, rng *r, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++) {
+        float q[10], p[10];
+        gen_capsule_pair(r, (int)rng_below(r, GEN_NFAMILIES - 1), q, p);
+        cap_set(&io->a, i, q);
+        cap_set(&io->b, i, p);
+    }
+}
+
+static void cc_run(acc_io *io, size_t nb, unsigned flags)
+{
+    t_capsules(&t_impls[0], nb, &io->a.c, &io->b.c, flags, &io->h.h);
+}
+
+/* Lane i of a pair batch for the oracle: *q, *R the sum of radii; returns the margin
+   delta = 64 FLT_EPSILON S (S: the largest corner |a_i - b_j|, |v| and R). */
+static ld pair_load(const acc_io *io, size_t i, pair_q *q, ld *R)
+{
+    float *const *a = io->a.f, *const *b = io->b.f;
+    for (int k = 0; k < 3; k++) {
+        q->l[k] = (ld)a[k][i] - (ld)b[k][i];
+        q->ea[k] = (ld)a[3 + k][i] - (ld)a[k][i];
+        q->eb[k] = (ld)b[3 + k][i] - (ld)b[k][i];
+        q->v[k] = (ld)a[6 + k][i] - (ld)b[6 + k][i];
+    }
+    *R = (ld)a[9][i] + (ld)b[9][i];
+    ld S = ld_norm3(q->v[0], q->v[1], q->v[2]);
+    S = S > *R ? S : *R;
+    for (int c = 0; c < 4; c++) {
+        ld x[3];
+        for (int k = 0; k < 3; k++)
+            x[k] = q->l[k] + (c & 1 ? q->ea[k] : 0) - (c & 2 ? q->eb[k] : 0);
+        ld m = ld_norm3(x[0], x[1], x[2]);
+        S = m > S ? m : S;
+    }
+    return 64 * EPS * S;
+}
+
+static int cc_judge(const acc_io *io, size_t i, size_t idx, unsigned flags, int *hit, int *amb)
+{
+    float *const *a = io->a.f, *const *b = io->b.f, *const *h = io->h.f;
+    pair_q q;
+    ld R, delta = pair_load(io, i, &q, &R);
+    ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+    ld d0[3];
+    pair_d(&q, 0, d0);
+    ld slope = dot3l(d0, q.v), f0 = ld_norm3(d0[0], d0[1], d0[2]);
+    *amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+    float t = h[0][i];
+    oracle_hit hs, hg;
+    int ok = judge_t(pair_f, &q, R, delta, slope, *amb, flags, t, "capsule-capsule", idx, &hs,
+                     &hg);
+    ok = ok && oracle_exit_check(pair_f, &q, &q, R, delta, hs, hg, t, io->h.t_exit[i],
+                                 "capsule-capsule", idx);
+    if (!ok || t == TOI_NO_HIT)
+        return ok;
+    *hit = 1;
+    ld d[3];
+    pair_d(&q, (ld)t, d);
+    ld dl = ld_norm3(d[0], d[1], d[2]);
+    /* within 4 delta of touching segments (radii 0 crossing) the direction is not
+       determined: any unit normal (at most 2 from any other, plus its rounding) */
+    const float nv[3] = {h[1][i], h[2][i], h[3][i]};
+    oracle_normal on = oracle_normal_check(nv, d, delta, 2 + 1e-6L);
+    const ld tol_n = on.tol;
+    if (!on.ok) {
+        CHECK(0, "capsule-capsule %zu: normal (%g %g %g), error %.3Lg > %.3Lg", idx, nv[0],
+              nv[1], nv[2], on.err, tol_n);
+        ok = 0;
+    }
+    /* the point minus n rB lies on B's segment at t, within f(t) of A's (a parallel contact
+       has many nearest pairs: any of them will do) */
+    ld rb = b[9][i], world = 0, qp[3], b0t[3], a0t[3], da[3], db[3];
+    for (int k = 0; k < 3; k++) {
+        qp[k] = (ld)h[4 + k][i] - (ld)h[1 + k][i] * rb;
+        b0t[k] = (ld)b[k][i] + (ld)t * (ld)b[6 + k][i];
+        a0t[k] = (ld)a[k][i] + (ld)t * (ld)a[6 + k][i];
+        world += ld_abs(b[k][i]) + ld_abs(b[6 + k][i]) + ld_abs(b[3 + k][i]);
+    }
+    point_seg(qp, b0t, q.eb, db);
+    point_seg(qp, a0t, q.ea, da);
+    ld onb = ld_norm3(db[0], db[1], db[2]), toa = ld_norm3(da[0], da[1], da[2]);
+    ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb) + 4 * EPS * rb;
+    if (!(onb <= tol_p) || !(toa <= dl + tol_p)) {
+        CHECK(0, "capsule-capsule %zu: point %.3Lg off B, %.3Lg from A (f %.3Lg), bound %.3Lg",
+              idx, onb, toa, dl, tol_p);
+        ok = 0;
+    }
+    return depth_ok("capsule-capsule", idx, h[7][i], t == 0, R, f0, delta + 4 * EPS * R) && ok;
+}
+
+static void cc_print(const acc_io *io, size_t i) { print_lane(io->b.f, 10, i); }
+
 static void acc_capsule_pair(const void *ctx)
 {
     (void)ctx;
-    enum { N = 2048 };
-    size_t total = t_acc_count(20000), done = 0, fails = 0, hits = 0, amb_n = 0;
-    t_cap a, b;
-    t_hits h;
-    cap_alloc(&a, N);
-    cap_alloc(&b, N);
-    t_hits_alloc(&h, N);
-    rng r = {0xACC7};
-    while (done < total && fails < 5) {
-        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
-        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        for (size_t i = 0; i < nb; i++) {
-            float q[10], p[10];
-            gen_capsule_pair(&r, (int)rng_below(&r, GEN_NFAMILIES - 1), q, p);
-            cap_set(&a, i, q);
-            cap_set(&b, i, p);
-        }
-        t_capsules(&t_impls[0], nb, &a.c, &b.c, flags, &h.h);
-        for (size_t i = 0; i < nb && fails < 5; i++) {
-            pair_q q;
-            for (int k = 0; k < 3; k++) {
-                q.l[k] = (ld)a.f[k][i] - (ld)b.f[k][i];
-                q.ea[k] = (ld)a.f[3 + k][i] - (ld)a.f[k][i];
-                q.eb[k] = (ld)b.f[3 + k][i] - (ld)b.f[k][i];
-                q.v[k] = (ld)a.f[6 + k][i] - (ld)b.f[6 + k][i];
-            }
-            ld R = (ld)a.f[9][i] + (ld)b.f[9][i];
-            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
-            /* S: the largest corner |a_i - b_j|, |v| and R */
-            ld S = vl > R ? vl : R;
-            for (int c = 0; c < 4; c++) {
-                ld x[3];
-                for (int k = 0; k < 3; k++)
-                    x[k] = q.l[k] + (c & 1 ? q.ea[k] : 0) - (c & 2 ? q.eb[k] : 0);
-                ld m = ld_norm3(x[0], x[1], x[2]);
-                S = m > S ? m : S;
-            }
-            ld delta = 64 * EPS * S;
-            ld d0[3];
-            pair_d(&q, 0, d0);
-            ld slope = dot3l(d0, q.v), f0 = ld_norm3(d0[0], d0[1], d0[2]);
-            int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
-            amb_n += amb;
-            float t = h.f[0][i];
-            oracle_hit hs, hg;
-            int ok = judge_t(pair_f, &q, R, delta, slope, amb, flags, t, "capsule-capsule",
-                             done + i, &hs, &hg);
-            ok = ok && oracle_exit_check(pair_f, &q, &q, R, delta, hs, hg, t, h.t_exit[i],
-                                         "capsule-capsule", done + i);
-            if (ok && t != TOI_NO_HIT) {
-                hits++;
-                ld d[3];
-                pair_d(&q, (ld)t, d);
-                ld dl = ld_norm3(d[0], d[1], d[2]);
-                /* within 4 delta of touching segments (radii 0 crossing) the direction
-                   is not determined: any unit normal (at most 2 from any other, plus its
-                   rounding) */
-                const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
-                oracle_normal on = oracle_normal_check(nv, d, delta, 2 + 1e-6L);
-                const ld tol_n = on.tol;
-                if (!on.ok) {
-                    CHECK(0, "capsule-capsule %zu: normal (%g %g %g), error %.3Lg > %.3Lg",
-                          done + i, nv[0], nv[1], nv[2], on.err, tol_n);
-                    ok = 0;
-                }
-                /* the point minus n rB lies on B's segment at t, within f(t) of A's (a
-                   parallel contact has many nearest pairs: any of them will do) */
-                ld rb = b.f[9][i], world = 0, qp[3], b0t[3], a0t[3], da[3], db[3];
-                for (int k = 0; k < 3; k++) {
-                    qp[k] = (ld)h.f[4 + k][i] - (ld)h.f[1 + k][i] * rb;
-                    b0t[k] = (ld)b.f[k][i] + (ld)t * (ld)b.f[6 + k][i];
-                    a0t[k] = (ld)a.f[k][i] + (ld)t * (ld)a.f[6 + k][i];
-                    world += ld_abs(b.f[k][i]) + ld_abs(b.f[6 + k][i]) + ld_abs(b.f[3 + k][i]);
-                }
-                point_seg(qp, b0t, q.eb, db);
-                point_seg(qp, a0t, q.ea, da);
-                ld onb = ld_norm3(db[0], db[1], db[2]), toa = ld_norm3(da[0], da[1], da[2]);
-                ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb) +
-                           4 * EPS * rb;
-                if (!(onb <= tol_p) || !(toa <= dl + tol_p)) {
-                    CHECK(0, "capsule-capsule %zu: point %.3Lg off B, %.3Lg from A (f %.3Lg), "
-                             "bound %.3Lg", done + i, onb, toa, dl, tol_p);
-                    ok = 0;
-                }
-                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
-                if (!(ld_abs(h.f[7][i] - want_depth) <= delta + 4 * EPS * R) ||
-                    !(h.f[7][i] >= 0)) {
-                    CHECK(0, "capsule-capsule %zu: depth %.9g, want %.9Lg", done + i,
-                          h.f[7][i], want_depth);
-                    ok = 0;
-                }
-            }
-            if (!ok) {
-                printf("    inputs:");
-                for (int k = 0; k < 10; k++)
-                    printf(" %.9g", a.f[k][i]);
-                for (int k = 0; k < 10; k++)
-                    printf(" %.9g", b.f[k][i]);
-                printf(" flags %u\n", flags);
-                fails++;
-            }
-        }
-        done += nb;
-    }
-    printf("    %zu capsule-capsule queries (%zu hits, %zu within the tangential margin) "
-           "against the oracle\n", done, hits, amb_n);
-    cap_free(&a);
-    cap_free(&b);
-    t_hits_free(&h);
+    const acc_family F = {"capsule-capsule", 2048, 20000, 0xACC7u, 1,
+                          cc_gen, cc_run, cc_judge, cc_print};
+    acc_batches(&F, 0);
 }
 
 /* Regressions of the capsule pair's nearest pair, found by the accuracy group at 16 times
@@ -1653,35 +1698,20 @@ static void case_pair_regress(const void *ctx)
 {
     const t_impl *im = ctx;
     enum { COPIES = 21 };
-    t_cap a, b;
-    t_hits h;
-    cap_alloc(&a, COPIES);
-    cap_alloc(&b, COPIES);
-    t_hits_alloc(&h, COPIES);
+    acc_io io;
+    cap_alloc(&io.a, COPIES);
+    cap_alloc(&io.b, COPIES);
+    t_hits_alloc(&io.h, COPIES);
     for (size_t c = 0; c < sizeof pair_regress / sizeof pair_regress[0]; c++) {
         const float *in = pair_regress[c];
+        const unsigned flags = (unsigned)in[20];
         for (size_t i = 0; i < COPIES; i++) {
-            cap_set(&a, i, in);
-            cap_set(&b, i, in + 10);
+            cap_set(&io.a, i, in);
+            cap_set(&io.b, i, in + 10);
         }
-        ptrdiff_t ret = t_capsules(im, COPIES, &a.c, &b.c, (unsigned)in[20], &h.h);
+        ptrdiff_t ret = t_capsules(im, COPIES, &io.a.c, &io.b.c, flags, &io.h.h);
         pair_q q;
-        for (int k = 0; k < 3; k++) {
-            q.l[k] = (ld)in[k] - (ld)in[10 + k];
-            q.ea[k] = (ld)in[3 + k] - (ld)in[k];
-            q.eb[k] = (ld)in[13 + k] - (ld)in[10 + k];
-            q.v[k] = (ld)in[6 + k] - (ld)in[16 + k];
-        }
-        ld R = (ld)in[9] + (ld)in[19], vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
-        ld S = vl > R ? vl : R;
-        for (int cc = 0; cc < 4; cc++) {
-            ld x[3];
-            for (int k = 0; k < 3; k++)
-                x[k] = q.l[k] + (cc & 1 ? q.ea[k] : 0) - (cc & 2 ? q.eb[k] : 0);
-            ld m = ld_norm3(x[0], x[1], x[2]);
-            S = m > S ? m : S;
-        }
-        ld delta = 64 * EPS * S;
+        ld R, delta = pair_load(&io, 0, &q, &R);
         /* A hit is required where the segments come within R - delta (touching at t = 0
            counted whatever the flags: every case but one asks TOI_ALL_OVERLAPS, and that one
            approaches); within the margin either answer is the contract's, the same on
@@ -1689,39 +1719,14 @@ static void case_pair_regress(const void *ctx)
         int must = R > delta && oracle_first_contact(pair_f, &q, R - delta, -1, 1).hit;
         CHECK(ret == COPIES || (!must && ret == 0), "regression %zu: %td hits of %d%s", c, ret,
               (int)COPIES, must ? " (required)" : "");
-        for (size_t i = 0; i < COPIES; i++) {
-            float t = h.f[0][i];
-            if (!(t >= 0 && t <= 1)) {
-                CHECK(!must, "regression %zu lane %zu: t = %g", c, i, t);
-                continue;
-            }
-            ld d[3], rb = in[19], qp[3], b0t[3], a0t[3], da[3], db[3];
-            pair_d(&q, (ld)t, d);
-            ld dl = ld_norm3(d[0], d[1], d[2]), world = 0;
-            const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
-            oracle_normal on = oracle_normal_check(nv, d, delta, 2 + 1e-6L);
-            const ld tol_n = on.tol;
-            for (int k = 0; k < 3; k++) {
-                qp[k] = (ld)h.f[4 + k][i] - (ld)h.f[1 + k][i] * rb;
-                b0t[k] = (ld)in[10 + k] + (ld)t * (ld)in[16 + k];
-                a0t[k] = (ld)in[k] + (ld)t * (ld)in[6 + k];
-                world += ld_abs(in[10 + k]) + ld_abs(in[16 + k]) + ld_abs(in[13 + k]);
-            }
-            CHECK(on.ok, "regression %zu lane %zu: normal (%g %g %g), |n| = %.9Lg, error %.3Lg > "
-                  "%.3Lg", c, i, nv[0], nv[1], nv[2], on.len, on.err, tol_n);
-            point_seg(qp, b0t, q.eb, db);
-            point_seg(qp, a0t, q.ea, da);
-            ld onb = ld_norm3(db[0], db[1], db[2]), toa = ld_norm3(da[0], da[1], da[2]);
-            ld tol_p = 2 * delta + rb * (tol_n < 2 ? tol_n : 2) + 8 * EPS * (world + rb) +
-                       4 * EPS * rb;
-            CHECK(onb <= tol_p && toa <= dl + tol_p,
-                  "regression %zu lane %zu: point %.3Lg off B, %.3Lg from A (f %.3Lg), bound "
-                  "%.3Lg", c, i, onb, toa, dl, tol_p);
+        for (size_t i = 0; i < COPIES; i++) { /* every output, as the accuracy group judges */
+            int hit = 0, amb = 0;
+            CHECK(cc_judge(&io, i, c, flags, &hit, &amb), "regression %zu lane %zu", c, i);
         }
     }
-    cap_free(&a);
-    cap_free(&b);
-    t_hits_free(&h);
+    cap_free(&io.a);
+    cap_free(&io.b);
+    t_hits_free(&io.h);
 }
 
 void group_capsule_accuracy(void)
@@ -2204,111 +2209,90 @@ static ld ct_normal_err(const ld x[3], const ld c[3], ld ft, ld delta, const flo
     return ld_sqrt(nerr);
 }
 
+static void ct_gen(acc_io *io, rng *r, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++) {
+        float q[10], T[9];
+        gen_capsule_tri(r, (int)rng_below(r, TRI_NFAMILIES - 1), q, T);
+        cap_set(&io->a, i, q);
+        tri_set(&io->tr, i, T);
+    }
+}
+
+static void ct_run(acc_io *io, size_t nb, unsigned flags)
+{
+    t_capsules_tris(&t_impls[0], nb, &io->a.c, &io->tr.t, flags, &io->h.h);
+}
+
+static int ct_judge(const acc_io *io, size_t i, size_t idx, unsigned flags, int *hit, int *amb)
+{
+    float *const *b = io->a.f, *const *h = io->h.f;
+    ct_q q;
+    ld delta = ct_load(&io->a, &io->tr, i, &q);
+    ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
+    ld R = (ld)b[9][i];
+    ld x0[3], c0[3];
+    ld f0 = ct_nearest_at(&q, 0, x0, c0);
+    ld d0[3] = {x0[0] - c0[0], x0[1] - c0[1], x0[2] - c0[2]};
+    /* (as the triangle judge: d0 not normalised, so a segment within rounding of the
+       triangle, whose d0 has no direction, is within the margin) */
+    ld slope = ctdot(d0, q.v);
+    *amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+    float t = h[0][i];
+    int ok = judge_t(ct_f, &q, R, delta, slope, *amb, flags, t, "capsule-triangle", idx, NULL,
+                     NULL);
+    if (!ok || t == TOI_NO_HIT)
+        return ok;
+    *hit = 1;
+    /* the point: on the triangle, and as near the segment at t as f(t), within the margin
+       and the rounding of the world coordinates */
+    ld x[3], c[3], pq[3], world = 0;
+    ld ft = ct_nearest_at(&q, (ld)t, x, c);
+    for (int k = 0; k < 3; k++) {
+        pq[k] = (ld)h[4 + k][i] - (ld)b[k][i];
+        world += ld_abs(b[k][i]);
+    }
+    ld on[3], xs[3], best = INFINITY;
+    tri_closest_ld(q.V, pq, on);
+    ld off_tri = ld_norm3(pq[0] - on[0], pq[1] - on[1], pq[2] - on[2]);
+    for (int k = 0; k < 3; k++) /* its distance from the segment at t */
+        xs[k] = pq[k] - (ld)t * q.v[k];
+    {
+        ld ee = ctdot(q.e, q.e), u = ee > 0 ? ctdot(xs, q.e) / ee : 0;
+        u = u < 0 ? 0 : u > 1 ? 1 : u;
+        ld dd[3] = {xs[0] - u * q.e[0], xs[1] - u * q.e[1], xs[2] - u * q.e[2]};
+        best = ld_norm3(dd[0], dd[1], dd[2]);
+    }
+    ld tol_p = 4 * delta + 8 * EPS * world;
+    if (!(off_tri <= tol_p) || !(best <= ft + tol_p + sqrtl(tol_p * (ft + tol_p)) * 4)) {
+        CHECK(0, "capsule-triangle %zu: point %.3Lg off the triangle, %.9Lg from the segment "
+              "(f(t) = %.9Lg, tolerance %.3Lg)", idx, off_tri, best, ft, tol_p);
+        ok = 0;
+    }
+    ok = depth_ok("capsule-triangle", idx, h[7][i], t == 0, R, f0, delta + 4 * EPS * R) && ok;
+    /* the normal: unit, along the nearest vector at t, triangle to segment (that vector is
+       unique for two convex sets even where the nearest pair is not); within 4 delta of
+       touching its direction is not determined, as for capsule pairs */
+    ld nl = ld_norm3(h[1][i], h[2][i], h[3][i]), tol_n;
+    const float nv[3] = {h[1][i], h[2][i], h[3][i]};
+    ld nerr = ct_normal_err(x, c, ft, delta, nv, &tol_n);
+    if (!(ld_abs(nl - 1) <= 1e-6L) || !(nerr <= tol_n)) {
+        CHECK(0, "capsule-triangle %zu: normal (%g %g %g), length %.9Lg, error %.3Lg > %.3Lg",
+              idx, h[1][i], h[2][i], h[3][i], nl, nerr, tol_n);
+        ok = 0;
+    }
+    return ok;
+}
+
+static void ct_print(const acc_io *io, size_t i) { print_lane(io->tr.f, 9, i); }
+
 static void acc_capsule_tri(const void *ctx)
 {
     (void)ctx;
-    enum { N = 128 };
     /* (the nested search costs about 4 ms a query: the CI budget) */
-    size_t total = t_acc_count(384), done = 0, fails = 0, hits = 0, amb_n = 0;
-    t_cap b;
-    t_tri tr;
-    t_hits h;
-    cap_alloc(&b, N);
-    t_tri_alloc(&tr, N);
-    t_hits_alloc(&h, N);
-    rng r = {0xACC7};
-    while (done < total && fails < 5) {
-        const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
-        unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
-        for (size_t i = 0; i < nb; i++) {
-            float q[10], T[9];
-            gen_capsule_tri(&r, (int)rng_below(&r, TRI_NFAMILIES - 1), q, T);
-            cap_set(&b, i, q);
-            tri_set(&tr, i, T);
-        }
-        t_capsules_tris(&t_impls[0], nb, &b.c, &tr.t, flags, &h.h);
-        for (size_t i = 0; i < nb && fails < 5; i++) {
-            ct_q q;
-            ld delta = ct_load(&b, &tr, i, &q);
-            ld vl = ld_norm3(q.v[0], q.v[1], q.v[2]);
-            ld R = (ld)b.f[9][i];
-            ld x0[3], c0[3];
-            ld f0 = ct_nearest_at(&q, 0, x0, c0);
-            ld d0[3] = {x0[0] - c0[0], x0[1] - c0[1], x0[2] - c0[2]};
-            /* (as the triangle judge: d0 not normalised, so a segment within rounding of the
-               triangle, whose d0 has no direction, is within the margin) */
-            ld slope = ctdot(d0, q.v);
-            int amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
-            amb_n += amb;
-            float t = h.f[0][i];
-            int ok = judge_t(ct_f, &q, R, delta, slope, amb, flags, t, "capsule-triangle",
-                             done + i, NULL, NULL);
-            if (ok && t != TOI_NO_HIT) {
-                hits++;
-                /* the point: on the triangle, and as near the segment at t as f(t), within
-                   the margin and the rounding of the world coordinates */
-                ld x[3], c[3], pq[3], world = 0;
-                ld ft = ct_nearest_at(&q, (ld)t, x, c);
-                for (int k = 0; k < 3; k++) {
-                    pq[k] = (ld)h.f[4 + k][i] - (ld)b.f[k][i];
-                    world += ld_abs(b.f[k][i]);
-                }
-                ld on[3], xs[3], best = INFINITY;
-                tri_closest_ld(q.V, pq, on);
-                ld off_tri = ld_norm3(pq[0] - on[0], pq[1] - on[1], pq[2] - on[2]);
-                for (int k = 0; k < 3; k++) /* its distance from the segment at t */
-                    xs[k] = pq[k] - (ld)t * q.v[k];
-                {
-                    ld ee = ctdot(q.e, q.e), u = ee > 0 ? ctdot(xs, q.e) / ee : 0;
-                    u = u < 0 ? 0 : u > 1 ? 1 : u;
-                    ld dd[3] = {xs[0] - u * q.e[0], xs[1] - u * q.e[1], xs[2] - u * q.e[2]};
-                    best = ld_norm3(dd[0], dd[1], dd[2]);
-                }
-                ld tol_p = 4 * delta + 8 * EPS * world;
-                if (!(off_tri <= tol_p) || !(best <= ft + tol_p + sqrtl(tol_p * (ft + tol_p)) * 4)) {
-                    CHECK(0, "capsule-triangle %zu: point %.3Lg off the triangle, %.9Lg from "
-                          "the segment (f(t) = %.9Lg, tolerance %.3Lg)", done + i, off_tri, best,
-                          ft, tol_p);
-                    ok = 0;
-                }
-                ld want_depth = t == 0 && R - f0 > 0 ? R - f0 : 0;
-                if (!(ld_abs(h.f[7][i] - want_depth) <= delta + 4 * EPS * R) ||
-                    !(h.f[7][i] >= 0)) {
-                    CHECK(0, "capsule-triangle %zu: depth %.9g, want %.9Lg", done + i,
-                          h.f[7][i], want_depth);
-                    ok = 0;
-                }
-                /* the normal: unit, along the nearest vector at t, triangle to segment (that
-                   vector is unique for two convex sets even where the nearest pair is not);
-                   within 4 delta of touching its direction is not determined, as for
-                   capsule pairs */
-                ld nl = ld_norm3(h.f[1][i], h.f[2][i], h.f[3][i]), tol_n;
-                const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
-                ld nerr = ct_normal_err(x, c, ft, delta, nv, &tol_n);
-                if (!(ld_abs(nl - 1) <= 1e-6L) || !(nerr <= tol_n)) {
-                    CHECK(0, "capsule-triangle %zu: normal (%g %g %g), length %.9Lg, error "
-                          "%.3Lg > %.3Lg", done + i, h.f[1][i], h.f[2][i], h.f[3][i], nl, nerr,
-                          tol_n);
-                    ok = 0;
-                }
-            }
-            if (!ok) {
-                printf("    inputs:");
-                for (int k = 0; k < 10; k++)
-                    printf(" %.9g", b.f[k][i]);
-                for (int k = 0; k < 9; k++)
-                    printf(" %.9g", tr.f[k][i]);
-                printf(" flags %u\n", flags);
-                fails++;
-            }
-        }
-        done += nb;
-    }
-    printf("    %zu capsule-triangle queries (%zu hits, %zu within the tangential margin) "
-           "against the oracle\n", done, hits, amb_n);
-    cap_free(&b);
-    t_tri_free(&tr);
-    t_hits_free(&h);
+    const acc_family F = {"capsule-triangle", 128, 384, 0xACC7u, 1,
+                          ct_gen, ct_run, ct_judge, ct_print};
+    acc_batches(&F, 0);
 }
 
 static void case_tri_golden(const void *ctx)
