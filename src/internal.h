@@ -220,6 +220,14 @@ static inline int toi_plane_ok(const toi_plane *P)
    of the angle between the segments), is below this (scaled units): its width is then below
    2^-20 of the shorter segment, far inside the accuracy margin, and its edges hold it. */
 #define TOI_SEG_FACE_MIN 0x1p-40f
+
+/* ... and also when its narrower width, |N| / max(|ea|, |eb|), is below 2^-17 (scaled units,
+   where S is in [1, 2): N.N below this times the longer segment's squared length). Its
+   half-plane tests round by a few FLT_EPSILON S, so a narrower face could be judged from the
+   wrong side: a segment touching the other at a shared end was then given the far side's
+   edge as its nearest pair (found by the accuracy group at 128 times its samples: depth off
+   by B's length). Left out, it costs at most half its width, 2^-18, within the margin. */
+#define TOI_SEG_FACE_WIDTH2 0x1p-34f
 /* Boxes (docs/boxes.md). A quaternion is accepted when its squared norm lies in
    [(1 - 1e-3)^2, (1 + 1e-3)^2] (rounded inward); it is used normalized. */
 #define TOI_BOX_QQ_LO 0.998002f

@@ -411,7 +411,9 @@ size_t toi_scalar_sweep_capsules_plane(size_t n, const toi_capsules *C, const to
    describe one parallelogram. A face thinner than TOI_SEG_FACE_MIN (N.N below it times
    ea.ea eb.eb, or a segment with e.e below it) is left out: its width |N| / |e_long| is then
    below 2^-20 of the shorter segment, well inside the margin, and the edges hold it (so
-   parallel segments have no face at all). Each half-plane of the face is judged from both
+   parallel segments have no face at all); so is a face narrower than 2^-17 (scaled units,
+   TOI_SEG_FACE_WIDTH2), whose half-planes' rounding could judge the origin from the wrong
+   side (para_has_face). Each half-plane of the face is judged from both
    corners of its edge (as the triangle face is), and the face piece's entry is where the
    origin's distance to the plane, (C00 + t v).N / |N|, reaches R on its side, inside the
    parallelogram there.
@@ -479,6 +481,15 @@ typedef struct para {
 static inline vec3 add3t(vec3 a, float t, vec3 v)
 {
     return (vec3){a.x + t * v.x, a.y + t * v.y, a.z + t * v.z};
+}
+
+/* The parallelogram has a face (TOI_SEG_FACE_MIN, TOI_SEG_FACE_WIDTH2): both segments and
+   the angle between them not negligible, and its narrower width at least 2^-17. */
+static inline int para_has_face(float NN, float eea, float eeb)
+{
+    float emax = eea > eeb ? eea : eeb;
+    return (eea >= TOI_SEG_FACE_MIN) & (eeb >= TOI_SEG_FACE_MIN) &
+           (NN >= TOI_SEG_FACE_MIN * (eea * eeb)) & (NN >= TOI_SEG_FACE_WIDTH2 * emax);
 }
 
 /* The face's half-plane values at the corners Ct: h[0..3] = Ct[0..3].ma, h[4..7] =
@@ -710,8 +721,7 @@ TOI_SCALAR_INLINE int sweep_capsule_capsule(capsule A, capsule B, unsigned flags
     const vec3 O = {0.0f, 0.0f, 0.0f};
     P.N = tri_normal((triangle){O, P.ea, P.eb}, 1.0f);
     P.NN = dot3(P.N, P.N);
-    P.face = (P.eea >= TOI_SEG_FACE_MIN) & (P.eeb >= TOI_SEG_FACE_MIN) &
-             (P.NN >= TOI_SEG_FACE_MIN * (P.eea * P.eeb));
+    P.face = para_has_face(P.NN, P.eea, P.eeb);
     P.ma = cross3(P.eb, P.N);
     P.mb = cross3(P.ea, P.N);
 
@@ -881,8 +891,7 @@ TOI_SCALAR_INLINE void edge_para(vec3 e, float ee, vec3 V0, vec3 V1, vec3 E, flo
     P->edges_b = eE >= TOI_MIN_DIR2;
     P->N = tri_normal((triangle){O, e, E}, 1.0f);
     P->NN = dot3(P->N, P->N);
-    P->face = (ee >= TOI_SEG_FACE_MIN) & (eE >= TOI_SEG_FACE_MIN) &
-              (P->NN >= TOI_SEG_FACE_MIN * (ee * eE));
+    P->face = para_has_face(P->NN, ee, eE);
     P->ma = cross3(E, P->N);
     P->mb = cross3(e, P->N);
 }

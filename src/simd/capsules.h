@@ -564,6 +564,15 @@ TOI_VINLINE vf para_exit_vec(const vpara *P, v3 v, vf R, vf RR, vf t, vm hit)
     return cap_exit_final(te, k, t, none, hit);
 }
 
+/* The scalar's para_has_face, per lane. */
+TOI_VINLINE vm para_has_face_vec(vf NN, vf eea, vf eeb)
+{
+    const vf fmin = vset(TOI_SEG_FACE_MIN);
+    vf emax = vsel(vgt(eea, eeb), eea, eeb);
+    return mand(mand(mand(vge(eea, fmin), vge(eeb, fmin)), vge(NN, vmul(fmin, vmul(eea, eeb)))),
+                vge(NN, vmul(vset(TOI_SEG_FACE_WIDTH2), emax)));
+}
+
 /* The parallelogram of the pairs (the scalar's, in sweep_capsule_capsule). */
 TOI_VINLINE vpara cc_para(const vcc_rel *G)
 {
@@ -586,9 +595,7 @@ TOI_VINLINE vpara cc_para(const vcc_rel *G)
         P.N = (v3){Nf[0], Nf[1], Nf[2]};
     }
     P.NN = v3dot(P.N, P.N);
-    const vf fmin = vset(TOI_SEG_FACE_MIN);
-    P.face = mand(mand(vge(P.eea, fmin), vge(P.eeb, fmin)),
-                  vge(P.NN, vmul(fmin, vmul(P.eea, P.eeb))));
+    P.face = para_has_face_vec(P.NN, P.eea, P.eeb);
     P.ma = v3cross(P.eb, P.N);
     P.mb = v3cross(P.ea, P.N);
     return P;
@@ -1197,7 +1204,6 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
     vf s0 = vneg(v3dot(T.V[0], T.n));
     vf s1 = vneg(v3dot(v3sub(T.V[0], e), T.n));
     vf dv = v3dot(v, T.n);
-    const vf fmin = vset(TOI_SEG_FACE_MIN);
     const v3 O = {zero, zero, zero};
     vpara Pk[3];
     TOI_UNROLL
@@ -1219,8 +1225,7 @@ TOI_VINLINE vm ct_sweep_vec(const vcap *Cpp, const vf Tw[9], vm lane_ok, vm all_
         vtri_normal((const vf[3]){zero, zero, zero}, Ea, Eb, one, Np);
         P->N = (v3){Np[0], Np[1], Np[2]};
         P->NN = v3dot(P->N, P->N);
-        P->face = mand(mand(vge(ees, fmin), vge(T.ee[k], fmin)),
-                       vge(P->NN, vmul(fmin, vmul(ees, T.ee[k]))));
+        P->face = para_has_face_vec(P->NN, ees, T.ee[k]);
         P->ma = v3cross(E, P->N);
         P->mb = v3cross(e, P->N);
     }
