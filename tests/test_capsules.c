@@ -1288,6 +1288,13 @@ static int depth_ok(const char *what, size_t idx, float depth, int at0, ld R, ld
     return 0;
 }
 
+/* Within the tangential margin at t = 0: touching within delta while f'(0) (slope, the
+   nearest vector's dot with v) is within rounding of 0; either answer is then the contract's. */
+static int tangential(ld slope, ld vl, ld f0, ld R, ld delta)
+{
+    return ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+}
+
 /* capsule-sphere: the pair families (gen_capsule_sphere), or with io->axis paths nearly
    along a long axis (gen_axis_pass) */
 static void cs_gen(acc_io *io, rng *r, size_t nb)
@@ -1330,7 +1337,7 @@ static int cs_judge(const acc_io *io, size_t i, size_t idx, unsigned flags, int 
     seg_d(&q, 0, d0);
     ld slope = d0[0] * q.v[0] + d0[1] * q.v[1] + d0[2] * q.v[2];
     ld f0 = ld_norm3(d0[0], d0[1], d0[2]);
-    *amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+    *amb = tangential(slope, vl, f0, R, delta);
     float t = h[0][i];
     oracle_hit hs, hg;
     int ok = judge_t(seg_f, &q, R, delta, slope, *amb, flags, t, "capsule-sphere", idx, &hs,
@@ -1577,7 +1584,7 @@ static int cc_judge(const acc_io *io, size_t i, size_t idx, unsigned flags, int 
     ld d0[3];
     pair_d(&q, 0, d0);
     ld slope = dot3l(d0, q.v), f0 = ld_norm3(d0[0], d0[1], d0[2]);
-    *amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+    *amb = tangential(slope, vl, f0, R, delta);
     float t = h[0][i];
     oracle_hit hs, hg;
     int ok = judge_t(pair_f, &q, R, delta, slope, *amb, flags, t, "capsule-capsule", idx, &hs,
@@ -2245,7 +2252,7 @@ static int ct_judge(const acc_io *io, size_t i, size_t idx, unsigned flags, int 
     /* (as the triangle judge: d0 not normalised, so a segment within rounding of the
        triangle, whose d0 has no direction, is within the margin) */
     ld slope = ctdot(d0, q.v);
-    *amb = ld_abs(slope) < 2 * delta * vl && f0 <= R + delta;
+    *amb = tangential(slope, vl, f0, R, delta);
     float t = h[0][i];
     int ok = judge_t(ct_f, &q, R, delta, slope, *amb, flags, t, "capsule-triangle", idx, NULL,
                      NULL);
