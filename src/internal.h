@@ -245,6 +245,10 @@ static inline int toi_plane_ok(const toi_plane *P)
 #define TOI_BOX_FLAT 0x1p-12f
 /* Edge-edge contact point: edges with |a_i x b_j|^2 below this take their midpoints. */
 #define TOI_BOX_MIN_CROSS2 0x1p-40f
+/* Edge-edge contact point: supporting edges whose closest points lie farther apart than this
+   times the scaled size are not the touching features (an edge lying on a face, the edge
+   axis entering last by rounding): the point is then the face's (docs/boxes.md). */
+#define TOI_BOX_EDGE_GAP 0x1p-16f
 
 /* Boxes with angular motion (docs/boxes.md, "Angular motion"): conservative advancement on
    the 15-axis separation. A query stops with a hit when the separation, less its error

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 /* Change only with a deliberate change of results, and say so in the commit. */
-#define GOLDEN_BOXES 0x190bf5ea32a91050ull
-#define GOLDEN_BOXES_SPIN 0xbbac0a68c9ee0c4aull /* rotating pairs */
+#define GOLDEN_BOXES 0x3dbe3e14f1496334ull
+#define GOLDEN_BOXES_SPIN 0x675c8373ba895b96ull /* rotating pairs */
 
 /* ---- box batches: x y z vx vy vz qw qx qy qz hx hy hz wx wy wz, unaligned ---- */
 enum { NF = 16 };
@@ -934,7 +934,9 @@ static ld gap_along(const float A[NF], const float B[NF], ld t, const ld n[3])
 }
 
 /* When the unit n is perpendicular (within 1e-3) to an axis a_i of A and an axis b_j of B
-   but to no face normal: sin of the angle between a_i and b_j (|a_i x b_j|); else 0. */
+   but is no face normal (within the same angle, 1e-3): sin of the angle between a_i and b_j
+   (|a_i x b_j|); else 0. (An edge axis 0.027 from A's face normal, so within a cosine's
+   1e-3 of it, was once taken for that face normal: the 128x accuracy run.) */
 static ld edge_sine(const float A[NF], const float B[NF], ld nx, ld ny, ld nz)
 {
     obox a, b;
@@ -942,7 +944,7 @@ static ld edge_sine(const float A[NF], const float B[NF], ld nx, ld ny, ld nz)
     ob_make(B, 0, 0, &b);
     ld n[3] = {nx, ny, nz}, best = 0;
     for (int i = 0; i < 3; i++)
-        if (ld_abs(ldot(a.ax[i], n)) > 1 - 1e-3L || ld_abs(ldot(b.ax[i], n)) > 1 - 1e-3L)
+        if (ld_abs(ldot(a.ax[i], n)) > 1 - 5e-7L || ld_abs(ldot(b.ax[i], n)) > 1 - 5e-7L)
             return 0;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
@@ -965,11 +967,16 @@ static void case_accuracy(const void *ctx)
     box_alloc(&b, N, 0);
     t_hits_alloc(&h, N);
     rng r = {0xACC0B0};
-    /* Pairs that once failed (found at TOI_TEST_ACCURACY_SCALE=16), judged at every scale
-       as family -1: {batch (0: flags 0, 1: TOI_ALL_OVERLAPS), A, B}. Two flat boxes crossing
-       at t = 0 (the midpoint of the edge axis's closest points lay on neither box), a rod
-       through a rectangle at t = 0 (the same), and an exit through an edge axis of edges at
-       sin theta = 0.11 (within its margin, beyond 2 delta). */
+    /* Pairs that once failed, judged at every scale as family -1: {batch (0: flags 0, 1:
+       TOI_ALL_OVERLAPS), A, B}. Found at TOI_TEST_ACCURACY_SCALE=16: two
+       flat boxes crossing at t = 0 (the midpoint of the edge axis's closest points lay on
+       neither box), an exit through an edge axis of edges at sin theta = 0.11 (within its
+       margin, beyond 2 delta), a rod through a rectangle at t = 0 (as the first). Found at
+       128: a hit decided by an edge axis 0.027 from A's face normal (the margin's edge
+       sine was not found), two points of edges lying on a face (the edges' closest points
+       1e-2 apart: now the face's point), an edge midpoint half the gap of an early hit
+       (sin theta 0.061) from each box, and two exits through edge axes (sin theta 0.12 and
+       0.11; the same margin fault as the first hit). */
     static const struct {
         int batch;
         float A[NF], B[NF];
@@ -980,18 +987,54 @@ static void case_accuracy(const void *ctx)
          {1.05913305f, -1.89633429f, -0.838773966f, -3.80010152f, -5.75969505f, 0.700082302f,
           0.643126726f, 0.730044842f, 0.126209885f, 0.193632409f, 0, 0.593594611f,
           1.01936769f, 0, 0, 0}},
-        {1, {0.254907846f, -0.999656677f, -2.27585506f, 0.0143842697f, 1.91332483f,
-             -5.14990807f, -0.470616847f, 0.601079106f, 0.602766514f, -0.232155502f,
-             1.24341774f, 0.950383663f, 0, 0, 0, 0},
-         {0.29817152f, -0.253518105f, -1.92752194f, -0.010682106f, -1.61803341f, 3.07497978f,
-          -0.42504552f, 0.293914974f, -0.625948608f, -0.584070683f, 0, 0, 1.15194643f, 0, 0,
-          0}},
         {0, {-0.0024348537f, 0.000853284902f, -0.00100574223f, 0.00375268958f, 0.00503571425f,
              0.00226301956f, 0.449715793f, 0.698180676f, -0.464937538f, 0.306810081f,
              0.00104561937f, 0.000326818292f, 0.000516733446f, 0, 0, 0},
          {0.00219550566f, 0.00263011665f, 0.000282461173f, -0.00497181853f, -0.00106158457f,
           -0.00101029978f, -0.229957178f, 0.0904799849f, 0.68509382f, 0.685258746f,
           0.00110082782f, 0.0011126186f, 0.000473416789f, 0, 0, 0}},
+        {0, {-0.982642174f, 2.78494072f, 2.37056732f, -3.14818454f, -5.23647022f, 0.78115654f,
+             -0.533347249f, -0.391159296f, 0.146634042f, -0.735549867f, 0.127865389f, 1.23923361f,
+             1.12981892f, 0, 0, 0},
+         {-1.63983428f, 1.97998238f, 1.77433801f, -4.93895674f, 4.8950901f, 5.317523f, -0.38122648f,
+          -0.915612519f, -0.0897992328f, 0.090863958f, 0.453655452f, 0.767619669f, 0.25406906f, 0,
+          0, 0}},
+        {0, {0.00253417273f, -0.0029180469f, 0.00282676797f, -0.0049504824f, 0.00328313373f,
+             -0.00309388456f, -0.411758691f, -0.858147502f, -0.129914716f, -0.277776301f,
+             0.000659606594f, 0.00052243541f, 0.000247334916f, 0, 0, 0},
+         {-0.00246330607f, 0.000569920114f, 0.000816920772f, 0.00462727295f, -0.00566417072f,
+          0.00263205171f, -0.266793847f, -0.710746109f, -0.199899957f, -0.619436026f,
+          0.000259977242f, 0.000496607972f, 0.000188498554f, 0, 0, 0}},
+        {0, {1.85219479f, 1.27317429f, -0.214078188f, -3.69821405f, 2.77476025f, 4.0287447f,
+             0.755877376f, 0.358726025f, -0.388074249f, 0.386475623f, 2.6953752f, 0.0173628535f,
+             0.0173628535f, 0, 0, 0},
+         {0.578297853f, 1.00802469f, -2.02597666f, -1.24002838f, -3.66936707f, -3.36801839f,
+          -0.596583724f, 0.795925915f, -0.014474255f, -0.101883315f, 0.0748488754f, 0.0832768902f,
+          0.125377536f, 0, 0, 0}},
+        {0, {-2.6748538f, 1.63229752f, -2.51054382f, 5.59176636f, -3.93581128f, 3.73748207f,
+             0.233667538f, 0.92275393f, 0.206475526f, 0.226478398f, 0.56708318f, 1.1433574f,
+             0.824994385f, 0, 0, 0},
+         {0.861508369f, 1.02110052f, -0.282073259f, -2.45477915f, 3.35324287f, -4.22451496f,
+          0.204670042f, 0.931387782f, 0.206922501f, 0.218655124f, 0.785597026f, 0.50316149f,
+          0.367147416f, 0, 0, 0}},
+        {1, {0.254907846f, -0.999656677f, -2.27585506f, 0.0143842697f, 1.91332483f,
+             -5.14990807f, -0.470616847f, 0.601079106f, 0.602766514f, -0.232155502f,
+             1.24341774f, 0.950383663f, 0, 0, 0, 0},
+         {0.29817152f, -0.253518105f, -1.92752194f, -0.010682106f, -1.61803341f, 3.07497978f,
+          -0.42504552f, 0.293914974f, -0.625948608f, -0.584070683f, 0, 0, 1.15194643f, 0, 0,
+          0}},
+        {1, {52.2758942f, -1793.61536f, 1641.19629f, -224.60318f, 4772.31396f, 3106.88403f,
+             -0.249806255f, 0.350705415f, 0.758219361f, -0.489597827f, 456.437073f, 533.238464f,
+             478.559479f, 0, 0, 0},
+         {-1415.59619f, -2498.29297f, 1485.62292f, 3879.06274f, -3376.64648f, -2002.67175f,
+          0.214583114f, 0.228236035f, -0.697722137f, -0.644240856f, 1022.19928f, 713.631287f,
+          837.824463f, 0, 0, 0}},
+        {1, {0.849704742f, -2.79553032f, 0.69628644f, -4.63035536f, -2.74576735f, -5.44827843f,
+             0.307034463f, -0.479066819f, 0.820236981f, -0.0586190559f, 0.405003965f, 1.02393019f,
+             1.22324347f, 0, 0, 0},
+         {1.18176627f, -2.57902765f, 1.24982905f, 3.5575428f, -1.02214241f, -4.0567317f,
+          0.0212159082f, -0.926625133f, -0.13971211f, -0.348419905f, 0.316694081f, 0.533487916f,
+          1.12600446f, 0, 0, 0}},
     };
     enum { NREG = sizeof regress / sizeof regress[0] };
     int reg[N];
@@ -1098,9 +1141,12 @@ static void case_accuracy(const void *ctx)
                 worst_pt = dmax / S;
             if (dmax > 2 * delta + 4 * (ld)FLT_EPSILON * pm)
                 pfar++;
-            /* it lies on the face (or edge) it was built on: on one box within the margin */
+            /* it lies on the face (or edge) it was built on: on one box within the margin, or
+               within half the gap between them (an edge axis's midpoint of a hit reported
+               early within that axis's margin; found at 128x: a gap of 1.05e-3 at sin theta
+               0.061, the midpoint 5.27e-4 from each box) */
             ld dmin = da < db ? da : db;
-            if (!(dmin <= 2 * delta + 4 * (ld)FLT_EPSILON * pm)) {
+            if (!(dmin <= 2 * delta + ft / 2 + 4 * (ld)FLT_EPSILON * pm)) {
                 bad = 1;
                 CHECK(0, "point (family %d): %.9Lg from A, %.9Lg from B at t = %.9g", fam, da,
                       db, t);
@@ -1455,6 +1501,26 @@ static void case_spin_contract(const void *ctx)
                   "deep edge overlap: point %.9g %.9g %.9g, scalar %.9g %.9g %.9g", pt[0],
                   pt[1], pt[2], h.f[4][0], h.f[5][0], h.f[6][0]);
         }
+    }
+    /* 4c. an edge axis a_1 x b_2 reported where the boxes meet nearly face to face (found by
+       the accuracy group at 128x): the midpoint of the two edges' closest points lay 2.3e-3
+       off both boxes (the tolerance allows 9e-4); the point is now the face's, on A */
+    {
+        float A5[NF] = {-3, 1.125f, 0, 6, -0.00614034804f, 0, 1, 0, 0, 0, 0.625f, 0.75f, 0.375f,
+                        -0.0261684302f, 0.0654133856f, -0.00216802931f};
+        float B5[NF] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0.125f, 0.375f, 0.875f,
+                        0.0237092748f, 0.0652552024f, 0.0121666137f};
+        ld delta = 64 * (ld)FLT_EPSILON * spin_scale(A5, B5);
+        ptrdiff_t ret = one(im, A5, B5, 0, &h);
+        float t = h.f[0][0];
+        obox oa, ob;
+        ob_make(A5, t, 0, &oa);
+        ob_make(B5, t, 0, &ob);
+        ld p[3] = {h.f[4][0], h.f[5][0], h.f[6][0]};
+        ld da = pt_box(&oa, p), db = pt_box(&ob, p), ft = dist_at(A5, B5, t, 0);
+        CHECK(ret == 1 && t > 0.37f && t < 0.38f && (da < db ? da : db) <= 4 * delta + ft,
+              "edge axis face to face: returned %td, t = %g, point %.9Lg from A, %.9Lg from B "
+              "(gap %.3Lg)", ret, t, da, db, ft);
     }
     /* 5. bad rotations: NaN, Inf, |w|_1 >= 2^127 -> a miss; -0 is no rotation */
     {

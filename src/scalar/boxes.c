@@ -59,6 +59,13 @@ TOI_SCALAR_INLINE void support(const float ax[3][3], const float h[3], const flo
     }
 }
 
+/* u clamped to [-h, h] */
+TOI_SCALAR_INLINE float clamp_h(float u, float h)
+{
+    u = u < -h ? -h : u;
+    return u > h ? h : u;
+}
+
 /* Face contact: face k of box F (centre fc, axes fa, half extents fh) at coordinate side
    along fa[k]; the other box's supporting feature centre p, clamped into that face. */
 TOI_SCALAR_INLINE void face_point(const float fc[3], const float fa[3][3], const float fh[3],
@@ -68,10 +75,7 @@ TOI_SCALAR_INLINE void face_point(const float fc[3], const float fa[3][3], const
     for (int c = 0; c < 3; c++)
         out[c] = fc[c];
     for (int m = 0; m < 3; m++) {
-        float u = dot3(fa[m], r);
-        u = u < -fh[m] ? -fh[m] : u;
-        u = u > fh[m] ? fh[m] : u;
-        u = m == k ? side : u;
+        float u = m == k ? side : clamp_h(dot3(fa[m], r), fh[m]);
         for (int c = 0; c < 3; c++)
             out[c] = out[c] + u * fa[m][c];
     }
@@ -106,42 +110,84 @@ TOI_SCALAR_INLINE float box_normal(const float a[3][3], const float b[3][3], con
     return nn; /* below TOI_MIN_DIR2: n is the fallback */
 }
 
-/* Point of contact on axis kn with normal n, relative to B's centre (scaled units), A's
-   centre at Dt: see docs/boxes.md. LLk: the axis's squared length. */
-TOI_SCALAR_INLINE void box_point(const float a[3][3], const float b[3][3], const float C[3][3],
-                                 int kn, float dlk, float LLk, const float n[3],
-                                 const float Dt[3], const float ha[3], const float hb[3],
-                                 float flat, float p[3])
+/* Point of contact on the face axis kf (0..5) with normal n, its side by dlf's sign: the
+   other box's supporting feature clamped into the face. */
+TOI_SCALAR_INLINE void box_face_point(const float a[3][3], const float b[3][3], int kf,
+                                      float dlf, const float n[3], const float Dt[3],
+                                      const float ha[3], const float hb[3], float flat,
+                                      float p[3])
 {
     const float zero3[3] = {0.0f, 0.0f, 0.0f};
     float off[3];
-    if (kn < 3) { /* A's face (outward -n) against B's feature toward +n */
+    if (kf < 3) { /* A's face (outward -n) against B's feature toward +n */
         support(b, hb, n, 1.0f, flat, off);
-        float side = dlk >= 0.0f ? -ha[kn] : ha[kn];
-        face_point(Dt, a, ha, kn, side, off, p);
-    } else if (kn < 6) { /* B's face (outward +n) against A's feature toward -n */
+        float side = dlf >= 0.0f ? -ha[kf] : ha[kf];
+        face_point(Dt, a, ha, kf, side, off, p);
+    } else { /* B's face (outward +n) against A's feature toward -n */
         support(a, ha, n, -1.0f, flat, off);
         float pa[3] = {Dt[0] + off[0], Dt[1] + off[1], Dt[2] + off[2]};
-        float side = dlk >= 0.0f ? hb[kn - 3] : -hb[kn - 3];
-        face_point(zero3, b, hb, kn - 3, side, pa, p);
-    } else { /* edge a_i of A against edge b_j of B: midpoint of their closest points */
-        int i = (kn - 6) / 3, j = (kn - 6) % 3;
-        float oa[3], ob[3], ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
-        ha2[i] = 0.0f, hb2[j] = 0.0f; /* the edges' centres: no offset along their own axis */
-        support(a, ha2, n, -1.0f, -1.0f, oa);
-        support(b, hb2, n, 1.0f, -1.0f, ob);
-        const float ea[3] = {Dt[0] + oa[0], Dt[1] + oa[1], Dt[2] + oa[2]};
-        float r[3] = {ea[0] - ob[0], ea[1] - ob[1], ea[2] - ob[2]};
-        float c = C[i][j], d1 = dot3(a[i], r), d2 = dot3(b[j], r), den = LLk;
-        float sa = (c * d2 - d1) / den, ub = (d2 - c * d1) / den;
-        if (!(den >= TOI_BOX_MIN_CROSS2))
-            sa = 0.0f, ub = 0.0f;
-        sa = sa < -ha[i] ? -ha[i] : sa;
-        sa = sa > ha[i] ? ha[i] : sa;
-        ub = ub < -hb[j] ? -hb[j] : ub;
-        ub = ub > hb[j] ? hb[j] : ub;
-        for (int k = 0; k < 3; k++)
-            p[k] = ((ea[k] + sa * a[i][k]) + (ob[k] + ub * b[j][k])) * 0.5f;
+        float side = dlf >= 0.0f ? hb[kf - 3] : -hb[kf - 3];
+        face_point(zero3, b, hb, kf - 3, side, pa, p);
+    }
+}
+
+/* Point of contact on axis kn with normal n, relative to B's centre (scaled units, S the
+   scaled size), A's centre at Dt: see docs/boxes.md. LLk: the axis's squared length. */
+TOI_SCALAR_INLINE void box_point(const float a[3][3], const float b[3][3], const float C[3][3],
+                                 int kn, float dlk, float LLk, const float n[3],
+                                 const float Dt[3], const float ha[3], const float hb[3],
+                                 float S, float p[3])
+{
+    float flat = S * TOI_BOX_FLAT;
+    if (kn < 6) {
+        box_face_point(a, b, kn, dlk, n, Dt, ha, hb, flat, p);
+        return;
+    }
+    /* edge a_i of A against edge b_j of B: midpoint of their closest points */
+    int i = (kn - 6) / 3, j = (kn - 6) % 3;
+    float oa[3], ob[3], ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
+    ha2[i] = 0.0f, hb2[j] = 0.0f; /* the edges' centres: no offset along their own axis */
+    support(a, ha2, n, -1.0f, -1.0f, oa);
+    support(b, hb2, n, 1.0f, -1.0f, ob);
+    const float ea[3] = {Dt[0] + oa[0], Dt[1] + oa[1], Dt[2] + oa[2]};
+    float r[3] = {ea[0] - ob[0], ea[1] - ob[1], ea[2] - ob[2]};
+    float c = C[i][j], d1 = dot3(a[i], r), d2 = dot3(b[j], r), den = LLk;
+    float sa0 = (c * d2 - d1) / den, ub0 = (d2 - c * d1) / den;
+    if (!(den >= TOI_BOX_MIN_CROSS2))
+        sa0 = 0.0f, ub0 = 0.0f;
+    float sa = clamp_h(sa0, ha[i]), ub = clamp_h(ub0, hb[j]);
+    /* The lines' closest points beyond an edge's end: the closest points of the two edges
+       are B's parameter from A's clamped one, then A's from B's clamped one (clamping both
+       independently put the point off both boxes near a corner). */
+    if (sa0 < -ha[i] || sa0 > ha[i] || ub0 < -hb[j] || ub0 > hb[j]) {
+        ub = clamp_h(d2 + c * sa, hb[j]);
+        sa = clamp_h(c * ub - d1, ha[i]);
+    }
+    float dd = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        float pa = ea[k] + sa * a[i][k], pb = ob[k] + ub * b[j][k];
+        p[k] = (pa + pb) * 0.5f;
+        dd = dd + (pa - pb) * (pa - pb);
+    }
+    /* Closest points farther apart than TOI_BOX_EDGE_GAP S: these edges are not the touching
+       features. When an axis of A (else of B) besides the edge's lies within the flat rule
+       of the contact plane, the supporting feature is that box's face, whose normal is the
+       third axis: the point is that face axis's (an edge lying on a face; rounding let the
+       edge axis enter last). */
+    float gate = S * TOI_BOX_EDGE_GAP;
+    if (dd > gate * gate) {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3, kf = -1;
+        if (fabsf(dot3(a[i1], n)) * ha[i1] <= flat)
+            kf = i2;
+        else if (fabsf(dot3(a[i2], n)) * ha[i2] <= flat)
+            kf = i1;
+        else if (fabsf(dot3(b[j1], n)) * hb[j1] <= flat)
+            kf = 3 + j2;
+        else if (fabsf(dot3(b[j2], n)) * hb[j2] <= flat)
+            kf = 3 + j1;
+        if (kf >= 0)
+            box_face_point(a, b, kf, dot3(kf < 3 ? a[kf] : b[kf - 3], n), n, Dt, ha, hb, flat,
+                           p);
     }
 }
 
@@ -492,7 +538,7 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     int kn = e.k; /* at t = 0 also the axis of least penetration: pen_k = -G_k */
     float n[3], p[3];
     box_normal(e.a, e.b, e.C, kn, e.dl[kn], n);
-    box_point(e.a, e.b, e.C, kn, e.dl[kn], e.LL[kn], n, e.D, ha, hb, S * TOI_BOX_FLAT, p);
+    box_point(e.a, e.b, e.C, kn, e.dl[kn], e.LL[kn], n, e.D, ha, hb, S, p);
     if (overlap && kn >= 6)
         box_overlap_point(e.a, e.b, e.C, e.dl, e.D, ha, hb, p);
     if (overlap && !(spin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, n, S * TOI_BOX_FLAT) &&
@@ -655,7 +701,7 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
 
     /* Point (relative to B's centre at t, scaled units). */
     float Dt[3] = {l[0] + t * v[0], l[1] + t * v[1], l[2] + t * v[2]};
-    box_point(a, b, C, kn, dl[kn], LL[kn], n, Dt, ha, hb, S * TOI_BOX_FLAT, p);
+    box_point(a, b, C, kn, dl[kn], LL[kn], n, Dt, ha, hb, S, p);
     if (overlap && kn >= 6)
         box_overlap_point(a, b, C, dl, Dt, ha, hb, p);
     res->px = (B->c[0] + t * B->v[0]) + toi_scalar_unscale(p[0], size);

@@ -150,19 +150,7 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
     nv[1] = vsel(dir, vmul(L[1], inv), vset(TOI_FALLBACK_NY));
     nv[2] = vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ));
 
-    const vf zero3[3] = {zero, zero, zero};
-    vf flat = vmul(S, vset(TOI_BOX_FLAT));
-    vf pA[3], pB[3], pE[3], off[3];
-    /* A's face kn (0..2) against B's feature */
-    vsupport(b, hb, nv, 1.0f, flat, off);
-    vf haf = vsel(veq(kn, vset(0.0f)), ha[0], vsel(veq(kn, one), ha[1], ha[2]));
-    vface_point(Dt, a, ha, kn, vsel(pos, vneg(haf), haf), off, pA);
-    /* B's face kn - 3 against A's feature */
-    vf kb = vsub(kn, vset(3.0f));
-    vsupport(a, ha, nv, -1.0f, flat, off);
-    vf pa[3] = {vadd(Dt[0], off[0]), vadd(Dt[1], off[1]), vadd(Dt[2], off[2])};
-    vf hbf = vsel(veq(kb, vset(0.0f)), hb[0], vsel(veq(kb, one), hb[1], hb[2]));
-    vface_point(zero3, b, hb, kb, vsel(pos, hbf, vneg(hbf)), pa, pB);
+    vf flat = vmul(S, vset(TOI_BOX_FLAT)), pE[3], dd;
     /* edge a_i against edge b_j, i = (kn - 6) / 3, j = (kn - 6) % 3 */
     {
         vf ai[3] = {zero, zero, zero}, bj[3] = {zero, zero, zero}, cij = zero, hai = zero,
@@ -197,16 +185,73 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
         vf ea[3] = {vadd(Dt[0], oa[0]), vadd(Dt[1], oa[1]), vadd(Dt[2], oa[2])};
         vf r[3] = {vsub(ea[0], ob[0]), vsub(ea[1], ob[1]), vsub(ea[2], ob[2])};
         vf d1 = vdot3(ai, r), d2 = vdot3(bj, r);
-        vf sa = vdiv(vsub(vmul(cij, d2), d1), LLk), ub = vdiv(vsub(d2, vmul(cij, d1)), LLk);
+        vf sa0 = vdiv(vsub(vmul(cij, d2), d1), LLk), ub0 = vdiv(vsub(d2, vmul(cij, d1)), LLk);
         vm ok = vge(LLk, vset(TOI_BOX_MIN_CROSS2));
-        sa = vclamp(vsel(ok, sa, zero), hai);
-        ub = vclamp(vsel(ok, ub, zero), hbj);
+        sa0 = vsel(ok, sa0, zero), ub0 = vsel(ok, ub0, zero);
+        vf sa = vclamp(sa0, hai), ub = vclamp(ub0, hbj);
+        /* beyond an edge's end: the edges' closest points, as the scalar's */
+        vm out = mor(mor(vlt(sa0, vneg(hai)), vgt(sa0, hai)),
+                     mor(vlt(ub0, vneg(hbj)), vgt(ub0, hbj)));
+        vf ub2 = vclamp(vadd(d2, vmul(cij, sa)), hbj);
+        vf sa2 = vclamp(vsub(vmul(cij, ub2), d1), hai);
+        sa = vsel(out, sa2, sa), ub = vsel(out, ub2, ub);
         const vf half = vset(0.5f);
+        vf dif[3];
         TOI_UNROLL
-        for (int c = 0; c < 3; c++)
-            pE[c] = vmul(vadd(vadd(ea[c], vmul(sa, ai[c])), vadd(ob[c], vmul(ub, bj[c]))), half);
+        for (int c = 0; c < 3; c++) {
+            vf pa = vadd(ea[c], vmul(sa, ai[c])), pb = vadd(ob[c], vmul(ub, bj[c]));
+            pE[c] = vmul(vadd(pa, pb), half);
+            dif[c] = vsub(pa, pb);
+        }
+        dd = vdot3(dif, dif);
     }
-    vm isA = vlt(kn, vset(3.0f)), isB = vlt(kn, vset(6.0f));
+    /* the scalar's re-routing of an edge point to a face (closest points too far apart, an
+       axis of A, else of B, besides the edge's flat): the face index kf, its side's sign */
+    vf kf = kn, dlf = dlk;
+    {
+        vf gate = vmul(S, vset(TOI_BOX_EDGE_GAP)), an[3], bn[3];
+        vm fa[3], fb[3];
+        TOI_UNROLL
+        for (int m = 0; m < 3; m++) {
+            an[m] = vdot3(a[m], nv), bn[m] = vdot3(b[m], nv);
+            fa[m] = vle(vmul(vabs(an[m]), ha[m]), flat);
+            fb[m] = vle(vmul(vabs(bn[m]), hb[m]), flat);
+        }
+        const vf none = vset(-1.0f);
+        vf kA = none, kB = none;
+        TOI_UNROLL
+        for (int i = 0; i < 3; i++) {
+            const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+            vm mi = mand(vge(kn, vset((float)(6 + 3 * i))), vlt(kn, vset((float)(9 + 3 * i))));
+            vm mj = mor(mor(veq(kn, vset((float)(6 + i))), veq(kn, vset((float)(9 + i)))),
+                        veq(kn, vset((float)(12 + i))));
+            vf ca = vsel(fa[i1], vset((float)i2), vsel(fa[i2], vset((float)i1), none));
+            vf cb = vsel(fb[i1], vset((float)(3 + i2)), vsel(fb[i2], vset((float)(3 + i1)), none));
+            kA = vsel(mi, ca, kA), kB = vsel(mj, cb, kB);
+        }
+        vf kr = vsel(vge(kA, zero), kA, kB);
+        vm re = mand(mand(vge(kn, vset(6.0f)), vgt(dd, vmul(gate, gate))), vge(kr, zero));
+        kf = vsel(re, kr, kn);
+        TOI_UNROLL
+        for (int m = 0; m < 3; m++) {
+            dlf = vsel(mand(re, veq(kr, vset((float)m))), an[m], dlf);
+            dlf = vsel(mand(re, veq(kr, vset((float)(3 + m)))), bn[m], dlf);
+        }
+    }
+    vm posf = vge(dlf, zero);
+    const vf zero3[3] = {zero, zero, zero};
+    vf pA[3], pB[3], off[3];
+    /* A's face kf (0..2) against B's feature */
+    vsupport(b, hb, nv, 1.0f, flat, off);
+    vf haf = vsel(veq(kf, vset(0.0f)), ha[0], vsel(veq(kf, one), ha[1], ha[2]));
+    vface_point(Dt, a, ha, kf, vsel(posf, vneg(haf), haf), off, pA);
+    /* B's face kf - 3 against A's feature */
+    vf kb = vsub(kf, vset(3.0f));
+    vsupport(a, ha, nv, -1.0f, flat, off);
+    vf pa[3] = {vadd(Dt[0], off[0]), vadd(Dt[1], off[1]), vadd(Dt[2], off[2])};
+    vf hbf = vsel(veq(kb, vset(0.0f)), hb[0], vsel(veq(kb, one), hb[1], hb[2]));
+    vface_point(zero3, b, hb, kb, vsel(posf, hbf, vneg(hbf)), pa, pB);
+    vm isA = vlt(kf, vset(3.0f)), isB = vlt(kf, vset(6.0f));
     TOI_UNROLL
     for (int c = 0; c < 3; c++)
         p[c] = vsel(isA, pA[c], vsel(isB, pB[c], pE[c]));
