@@ -207,7 +207,7 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
     }
     /* the scalar's re-routing of an edge point to a face (closest points too far apart, an
        axis of A, else of B, besides the edge's flat): the face index kf, its side's sign */
-    vf kf = kn, dlf = dlk;
+    vf kf, dlf = dlk;
     {
         vf gate = vmul(S, vset(TOI_BOX_EDGE_GAP)), an[3], bn[3];
         vm fa[3], fb[3];
