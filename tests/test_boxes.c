@@ -1091,8 +1091,8 @@ static void case_accuracy(const void *ctx)
                 allow = delta + 24 * (ld)FLT_EPSILON * S / sine;
             if (!(ft <= allow)) {
                 bad = 1;
-                CHECK(0, "false hit (family %d, flags %u): t = %.9g, distance there %.9Lg "
-                      "(margin %.3Lg)", fam, flags, t, ft, allow);
+                CHECK(0, "hit while apart beyond the margin (family %d, flags %u): t = %.9g, "
+                      "distance %.9Lg (margin %.3Lg)", fam, flags, t, ft, allow);
             }
             ld t0 = first_contact(P, Q, 0, 0);
             if (t0 >= 0 && t > t0 + 0x1p-40L) {
