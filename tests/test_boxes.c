@@ -968,15 +968,15 @@ static void case_accuracy(const void *ctx)
     t_hits_alloc(&h, N);
     rng r = {0xACC0B0};
     /* Pairs that once failed, judged at every scale as family -1: {batch (0: flags 0, 1:
-       TOI_ALL_OVERLAPS), A, B}. Found at TOI_TEST_ACCURACY_SCALE=16: two
-       flat boxes crossing at t = 0 (the midpoint of the edge axis's closest points lay on
-       neither box), an exit through an edge axis of edges at sin theta = 0.11 (within its
-       margin, beyond 2 delta), a rod through a rectangle at t = 0 (as the first). Found at
-       128: a hit decided by an edge axis 0.027 from A's face normal (the margin's edge
-       sine was not found), two points of edges lying on a face (the edges' closest points
-       1e-2 apart: now the face's point), an edge midpoint half the gap of an early hit
-       (sin theta 0.061) from each box, and two exits through edge axes (sin theta 0.12 and
-       0.11; the same margin fault as the first hit). */
+       TOI_ALL_OVERLAPS), A, B}. Found at TOI_TEST_ACCURACY_SCALE=16: two flat boxes crossing
+       at t = 0 (the midpoint of the edge axis's closest points lay on neither box), an exit
+       through an edge axis of edges at sin theta = 0.11 (within its margin, beyond 2 delta),
+       a rod through a rectangle at t = 0 (as the first). Found at 128: a hit decided by an
+       edge axis 0.027 from A's face normal (the check missed its edge sine), two points of
+       edges lying on a face (the edges' closest points 1e-2 apart: now the face's point), an
+       edge midpoint half the gap of an early hit (sin theta 0.061) from each box, and two
+       exits through edge axes (sin theta 0.12 and 0.11; the check missed their edge sines
+       as for that hit). */
     static const struct {
         int batch;
         float A[NF], B[NF];
