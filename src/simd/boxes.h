@@ -151,6 +151,18 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
     nv[2] = vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ));
 
     vf flat = vmul(S, vset(TOI_BOX_FLAT)), pE[3], dd;
+    /* the axes' projections on n and which are flat to the contact plane (support()'s rule),
+       and the face an edge point re-routes to (below): kA from A's axes besides a_i, kB from
+       B's besides b_j, -1 for none */
+    const vf none = vset(-1.0f);
+    vf an[3], bn[3], kA = none, kB = none;
+    vm fa[3], fb[3];
+    TOI_UNROLL
+    for (int m = 0; m < 3; m++) {
+        an[m] = vdot3(a[m], nv), bn[m] = vdot3(b[m], nv);
+        fa[m] = vle(vmul(vabs(an[m]), ha[m]), flat);
+        fb[m] = vle(vmul(vabs(bn[m]), hb[m]), flat);
+    }
     /* edge a_i against edge b_j, i = (kn - 6) / 3, j = (kn - 6) % 3 */
     {
         vf ai[3] = {zero, zero, zero}, bj[3] = {zero, zero, zero}, cij = zero, hai = zero,
@@ -164,6 +176,8 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
                 ai[c] = vsel(mi, a[i][c], ai[c]);
             hai = vsel(mi, ha[i], hai);
             ha2[i] = vsel(mi, zero, ha2[i]);
+            const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+            kA = vsel(mi, vsel(fa[i1], vset((float)i2), vsel(fa[i2], vset((float)i1), none)), kA);
             TOI_UNROLL
             for (int j = 0; j < 3; j++)
                 cij = vsel(veq(kn, vset((float)(6 + 3 * i + j))), C[i][j], cij);
@@ -177,6 +191,9 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
                 bj[c] = vsel(mj, b[j][c], bj[c]);
             hbj = vsel(mj, hb[j], hbj);
             hb2[j] = vsel(mj, zero, hb2[j]);
+            const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            vf cb = vsel(fb[j1], vset((float)(3 + j2)), vsel(fb[j2], vset((float)(3 + j1)), none));
+            kB = vsel(mj, cb, kB);
         }
         vf oa[3], ob[3];
         const vf never = vset(-1.0f);
@@ -209,26 +226,7 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
        axis of A, else of B, besides the edge's flat): the face index kf, its side's sign */
     vf kf, dlf = dlk;
     {
-        vf gate = vmul(S, vset(TOI_BOX_EDGE_GAP)), an[3], bn[3];
-        vm fa[3], fb[3];
-        TOI_UNROLL
-        for (int m = 0; m < 3; m++) {
-            an[m] = vdot3(a[m], nv), bn[m] = vdot3(b[m], nv);
-            fa[m] = vle(vmul(vabs(an[m]), ha[m]), flat);
-            fb[m] = vle(vmul(vabs(bn[m]), hb[m]), flat);
-        }
-        const vf none = vset(-1.0f);
-        vf kA = none, kB = none;
-        TOI_UNROLL
-        for (int i = 0; i < 3; i++) {
-            const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-            vm mi = mand(vge(kn, vset((float)(6 + 3 * i))), vlt(kn, vset((float)(9 + 3 * i))));
-            vm mj = mor(mor(veq(kn, vset((float)(6 + i))), veq(kn, vset((float)(9 + i)))),
-                        veq(kn, vset((float)(12 + i))));
-            vf ca = vsel(fa[i1], vset((float)i2), vsel(fa[i2], vset((float)i1), none));
-            vf cb = vsel(fb[i1], vset((float)(3 + i2)), vsel(fb[i2], vset((float)(3 + i1)), none));
-            kA = vsel(mi, ca, kA), kB = vsel(mj, cb, kB);
-        }
+        vf gate = vmul(S, vset(TOI_BOX_EDGE_GAP));
         vf kr = vsel(vge(kA, zero), kA, kB);
         vm re = mand(mand(vge(kn, vset(6.0f)), vgt(dd, vmul(gate, gate))), vge(kr, zero));
         kf = vsel(re, kr, kn);
