@@ -397,6 +397,10 @@ static void case_contract(const void *ctx)
          {N, N, N}, 1.0f, INFINITY},
         {"coincident moving", BOX(0, 0, 0, 1, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
          BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        /* the same, moving the other way: A's centre lies on neither side along the axis of
+           least penetration, so neither direction approaches */
+        {"coincident moving -x", BOX(0, 0, 0, -1, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
         /* touching exactly at t = 1 */
         {"touch at t = 1", BOX(-3, 0, 0, 2, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
          BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 1.0f, {-1, 0, 0},
@@ -1466,6 +1470,19 @@ static void case_spin_contract(const void *ctx)
               "spinning and sinking: returned %td, t = %g, depth %g", ret, h.f[0][0], h.f[7][0]);
         C[4] = 1.0f;
         CHECK(one(im, C, Sl, 0, &h) == 0, "spinning and rising: t = %g", h.f[0][0]);
+        /* coincident cubes, A spinning and moving either way along x: its centre lies on
+           neither side along the axis of least penetration, so not approaching (as for
+           linear motion); a hit at t = 0 only with TOI_ALL_OVERLAPS */
+        float Ca[NF] = {0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0.5f, 0, 0, 2};
+        float Cb[NF] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0.5f, 0, 0, 0};
+        for (int dir = 0; dir < 2; dir++, Ca[3] = -Ca[3]) {
+            CHECK(one(im, Ca, Cb, 0, &h) == 0, "coincident, spinning, moving %+g: t = %g",
+                  Ca[3], h.f[0][0]);
+            ret = one(im, Ca, Cb, TOI_ALL_OVERLAPS, &h);
+            CHECK(ret == 1 && h.f[0][0] == 0.0f,
+                  "coincident, spinning, moving %+g, TOI_ALL_OVERLAPS: returned %td, t = %g",
+                  Ca[3], ret, h.f[0][0]);
+        }
         /* a rod lying in the slab's top turning about a horizontal axis: its end digs in */
         float Rd[NF] = {0, 0.55f, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0.1f, 0.1f, 0, 0, 1};
         CHECK(one(im, Rd, Sl, 0, &h) == 1 && h.f[0][0] == 0.0f,
