@@ -1278,11 +1278,12 @@ static void acc_batches(const acc_family *F, int axis)
     t_hits_free(&io.h);
 }
 
-/* A hit's depth: R - f(0) when touching at t = 0 (at0), else 0, within tol; never negative. */
+/* A hit's depth: R - f(0) when touching at t = 0 (at0), within tol and never negative; else
+   exactly 0 (toi.h: "penetration depth if touching at t = 0, else 0"). */
 static int depth_ok(const char *what, size_t idx, float depth, int at0, ld R, ld f0, ld tol)
 {
     ld want = at0 && R - f0 > 0 ? R - f0 : 0;
-    if (ld_abs(depth - want) <= tol && depth >= 0)
+    if (at0 ? ld_abs(depth - want) <= tol && depth >= 0 : depth == 0.0f)
         return 1;
     CHECK(0, "%s %zu: depth %.9g, want %.9Lg", what, idx, depth, want);
     return 0;
