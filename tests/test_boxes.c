@@ -434,6 +434,8 @@ static void case_contract(const void *ctx)
          BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
         {"negative half extent", BOX(-3, 0, 0, 4, 0, 0, 1, 0, 0, 0, .5f, -.5f, .5f),
          BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        {"negative half extent (B)", BOX(-3, 0, 0, 4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, -.5f), 0, 0, 0, {0}, {0}, 0, 0},
         {"quaternion norm 1.0011", BOX(-3, 0, 0, 4, 0, 0, 1.0011f, 0, 0, 0, .5f, .5f, .5f),
          BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
         {"quaternion norm 0.9989", BOX(-3, 0, 0, 4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
@@ -1554,6 +1556,11 @@ static void case_spin_contract(const void *ctx)
             A2[14] = badw[i]; /* one component 1e38 is a valid (if wild) rotation */
             CHECK(i == 3 || one(im, A2, Q, 0, &h) == 0, "linear with rotation %g: t = %g",
                   badw[i], h.f[0][0]);
+            float B2[NF]; /* the same on B */
+            memcpy(B2, Q, sizeof B2);
+            B2[13] = B2[14] = B2[15] = badw[i];
+            CHECK(one(im, P, B2, TOI_ALL_OVERLAPS, &h) == 0 && h.f[0][0] == TOI_NO_HIT,
+                  "rotation %g on B: t = %g", badw[i], h.f[0][0]);
         }
     }
     /* 6. the bounding spheres (docs/boxes.md, Angular motion, step 0): two unit cubes
