@@ -316,7 +316,8 @@ typedef struct toi_boxes {
    Non-finite input, a negative half extent, a quaternion whose norm is not 1 within 1e-3 or
    a rotation with |wx| + |wy| + |wz| >= 2^127: a miss for that query. A nonzero rotation is
    swept conservatively (never a miss, never later than the contact; up to 2^-10 of the
-   query's size early): docs/boxes.md, "Angular motion". */
+   query's size early, except where its budget of 64 advances ends first - a very fast spin -
+   and it reports a hit at the safe time reached): docs/boxes.md, "Angular motion". */
 TOI_API ptrdiff_t toi_sweep_boxes(size_t n, const toi_boxes *a, const toi_boxes *b,
                                   unsigned flags, const toi_hits *out);
 
