@@ -178,12 +178,13 @@ endif
 
 # ---- benchmark ---------------------------------------------------------------------------
 # bench/ links the library like any user would; the peers (textbook AoS quadratic,
-# sphere-triangle and capsule-triangle sweeps, Bullet) are built only into the benchmark.
+# sphere-triangle and capsule-triangle sweeps, the plain box loop, Bullet) are built only into
+# the benchmark.
 # pthreads are the benchmark's own (the thread-scaling part splits batches over the caller's
 # threads); the library starts no threads. Bullet needs C++ and
 # Debian's libbullet-dev for the target, so it is part of native builds only.
 BENCH_SRC := $(filter-out bench/bullet.cpp bench/mesh.c bench/capsules.c bench/boxes.c \
-                           bench/textbook_capsule.c,\
+                           bench/textbook_capsule.c bench/plain_boxes.c,\
                          $(wildcard bench/*.c))
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
 HOST_TARGET := $(shell cc -dumpmachine 2>/dev/null)
@@ -212,6 +213,8 @@ $(BUILD)/bench/%.o: bench/%.c
 
 # The bandwidth floor must stream as fast as plain code can: let the compiler vectorise it.
 $(BUILD)/bench/floor.o: BENCH_OPT := -O3
+# So must the plain box sweep, the baseline issue 11 names ("auto-vectorised").
+$(BUILD)/bench/plain_boxes.o: BENCH_OPT := -O3
 
 $(BUILD)/bench/bullet.o: bench/bullet.cpp bench/bench.h bench/peers.h include/toi.h
 	@mkdir -p $(dir $@)
@@ -231,10 +234,10 @@ $(BUILD)/toi_bench_capsules: $(BUILD)/bench/capsules.o $(BUILD)/bench/textbook_c
 	$(BENCH_LINK) -o $@ $(BUILD)/bench/capsules.o $(BUILD)/bench/textbook_capsule.o \
 	    $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
 	    $(BENCH_LIBS) -lm
-$(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) \
-                          $(BUILD)/libtoi.a
-	$(BENCH_LINK) -o $@ $(BUILD)/bench/boxes.o $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) \
-	    $(BUILD)/libtoi.a \
+$(BUILD)/toi_bench_boxes: $(BUILD)/bench/boxes.o $(BUILD)/bench/plain_boxes.o \
+                          $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a
+	$(BENCH_LINK) -o $@ $(BUILD)/bench/boxes.o $(BUILD)/bench/plain_boxes.o \
+	    $(BUILD)/bench/clock.o $(BENCH_PEER_OBJ) $(BUILD)/libtoi.a \
 	    $(BENCH_LIBS) -lm
 
 bench-bin: $(BUILD)/toi_bench $(BUILD)/toi_bench_mesh $(BUILD)/toi_bench_capsules \

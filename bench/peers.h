@@ -1,7 +1,7 @@
 /* peers.h - the peers of the benchmark programs of their own (bench/boxes.c,
    bench/capsules.c): Bullet's, defined in bullet.cpp, only in builds with Bullet
-   (TOI_BENCH_BULLET); the textbook capsule-triangle sweep, defined in textbook_capsule.c,
-   in every build. */
+   (TOI_BENCH_BULLET); the textbook capsule-triangle sweep (textbook_capsule.c) and the plain
+   box sweep (plain_boxes.c), in every build. */
 #ifndef TOI_BENCH_PEERS_H
 #define TOI_BENCH_PEERS_H
 
@@ -17,6 +17,11 @@ size_t bullet_boxes(size_t n, const toi_boxes *a, const toi_boxes *b, float *t);
    0): t[i] in [0, 1], INFINITY on a miss */
 size_t bullet_capsules_triangles(size_t n, const toi_capsules *c, const toi_triangles *tri,
                                  float *t);
+
+/* The plain 15-axis linear box sweep issue 11 names as its baseline (plain_boxes.c: one
+   loop the compiler vectorises, not robust): t[i] in [0, 1], 2 on a miss; returns the hits.
+   On x86-64 it is compiled for AVX2: call it only where the CPU has AVX2. */
+size_t plain_boxes(size_t n, const toi_boxes *a, const toi_boxes *b, float *t);
 
 /* The textbook capsule-triangle sweep (array of structs, one pair at a time, floats):
    capsule i (segment p0 -> p1 of radius r, translated by v) against triangle i at rest;
