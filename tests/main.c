@@ -1,7 +1,8 @@
 /* main.c - test runner: every group, then a line "N passed, N failed".
    Environment: TOI_TEST_SCALE scales the random query counts (qemu runs use less);
    TOI_TEST_EXPECT names the backend dispatch must pick on this CPU; TOI_TEST_GROUPS and
-   TOI_TEST_SKIP pick groups by name; TOI_TEST_TIMES prints each group's wall time. */
+   TOI_TEST_SKIP pick groups by name; TOI_TEST_TIMES prints each group's wall time;
+   TOI_TEST_SEED (an integer, 0 by default) draws other random inputs (test.h, t_rng). */
 #include "test.h"
 
 #include <stdarg.h>
@@ -9,6 +10,8 @@
 #include <time.h>
 
 double t_scale = 1.0;
+uint64_t t_seed;
+static unsigned long long seed_arg;
 extern toi_backend t_initial_backend;
 static int passed, failed, case_failures;
 static const char *case_name;
@@ -74,6 +77,12 @@ int main(void)
     const char *sc = getenv("TOI_TEST_SCALE");
     if (sc)
         t_scale = atof(sc);
+    /* TOI_TEST_SEED=n: every seed but the golden groups' and the fuzz corpus's mixed with n
+       (a soak run: docs/testing.md); 0 keeps the suite's own inputs */
+    const char *sd = getenv("TOI_TEST_SEED");
+    if (sd)
+        seed_arg = strtoull(sd, NULL, 0);
+    t_seed = (uint64_t)seed_arg * 0x9e3779b97f4a7c15ull;
     /* TOI_TEST_GROUPS: a comma-separated subset, e.g. "dispatch" (default: all) */
     const char *only = getenv("TOI_TEST_GROUPS");
     /* TOI_TEST_SKIP: groups left out (test-sanitize leaves out "guard": docs/testing.md) */
@@ -88,7 +97,10 @@ int main(void)
            toi_backend_name(toi_get_backend()));
     for (int i = 0; i < t_nimpls; i++)
         printf(" %s", t_impls[i].name);
-    printf(" (scale %g)\n", t_scale);
+    printf(" (scale %g", t_scale);
+    if (seed_arg)
+        printf(", seed %llu", seed_arg);
+    printf(")\n");
 #if defined(__x86_64__)
     /* every group runs each backend this CPU has; one it lacks is skipped, not failed */
     static const toi_backend x86[] = {TOI_BACKEND_SSE, TOI_BACKEND_AVX2, TOI_BACKEND_AVX512};

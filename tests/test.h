@@ -59,6 +59,10 @@ ptrdiff_t t_mesh(const t_impl *im, size_t n, const toi_spheres *s, const toi_mes
 typedef struct rng {
     uint64_t s;
 } rng;
+/* TOI_TEST_SEED (main.c): 0 by default, the suite's fixed inputs; another value draws other
+   inputs in every seeded group except the golden hashes and the fuzz corpus. */
+extern uint64_t t_seed;
+static inline rng t_rng(uint64_t seed) { return (rng){seed ^ t_seed}; }
 static inline uint64_t rng_u64(rng *r) /* splitmix64 */
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);

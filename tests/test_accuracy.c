@@ -102,7 +102,7 @@ static void acc_spheres(const void *ctx)
     t_spheres_alloc(&a, N);
     t_spheres_alloc(&b, N);
     t_hits_alloc(&h, N);
-    rng r = {0xACC1};
+    rng r = t_rng(0xACC1);
     acc_stats st = {0, 0, 0};
     while (done < total && fails < 5) {
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
@@ -191,7 +191,7 @@ static void acc_plane(const void *ctx)
     t_hits h;
     t_spheres_alloc(&s, N);
     t_hits_alloc(&h, N);
-    rng r = {0xACC2};
+    rng r = t_rng(0xACC2);
     while (done < total && fails < 5) {
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
         toi_plane P;
@@ -293,7 +293,7 @@ static void acc_exit_magnitudes(const void *ctx)
     t_spheres_alloc(&c, N);
     t_hits_alloc(&h, N);
     t_hits_alloc(&hp, N);
-    rng r = {0xE417};
+    rng r = t_rng(0xE417);
     const unsigned flags = TOI_ALL_OVERLAPS;
     while (done < total && fails < 5) {
         toi_plane P;

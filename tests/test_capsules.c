@@ -509,7 +509,7 @@ static void case_sphere_equivalence(const void *ctx)
     t_spheres_alloc(&s, N);
     t_hits_alloc(&hc, N);
     t_hits_alloc(&hs, N);
-    rng r = {0xCA95};
+    rng r = t_rng(0xCA95);
     size_t rounds = t_count(30), bad = 0;
     for (size_t round = 0; round < rounds && bad < 3; round++) {
         unsigned flags = round & 1 ? TOI_ALL_OVERLAPS : 0;
@@ -570,7 +570,7 @@ static void case_pair_equivalence(const void *ctx)
     t_spheres_alloc(&sb, N);
     t_hits_alloc(&hc, N);
     t_hits_alloc(&hs, N);
-    rng r = {0xCA96};
+    rng r = t_rng(0xCA96);
     size_t rounds = t_count(30), bad = 0;
     for (size_t round = 0; round < rounds && bad < 3; round++) {
         unsigned flags = round & 1 ? TOI_ALL_OVERLAPS : 0;
@@ -779,7 +779,7 @@ static void case_pair_list(const void *ctx)
     t_hits_alloc(&ref, MAXN);
     t_hits_alloc(&got, MAXN);
     uint32_t *ia = malloc(MAXN * sizeof *ia), *ib = malloc(MAXN * sizeof *ib);
-    rng r = {0x9A1C};
+    rng r = t_rng(0x9A1C);
     size_t done = 0, target = t_count(20000);
     int bad = 0;
     while (done < target && !bad) {
@@ -892,7 +892,7 @@ static void case_differential(const void *ctx)
     t_spheres_alloc(&s, MAXN + 4);
     t_hits_alloc(&ref, MAXN + 4);
     t_hits_alloc(&got, MAXN + 4);
-    rng r = {0xD1FF + (uint64_t)plane};
+    rng r = t_rng(0xD1FF + (uint64_t)plane);
     size_t done = 0, target = t_count(250000); /* per query: the CI budget */
     int failed[8] = {0};
     while (done < target) {
@@ -1247,7 +1247,7 @@ static void acc_batches(const acc_family *F, int axis)
     t_tri_alloc(&io.tr, F->batch);
     t_hits_alloc(&io.h, F->batch);
     size_t total = t_acc_count(F->count), done = 0, fails = 0, hits = 0, amb_n = 0;
-    rng r = {F->seed};
+    rng r = t_rng(F->seed);
     while (done < total && fails < 5) {
         /* the last batch: what is left */
         const size_t nb = total - done < F->batch ? total - done : F->batch;
@@ -1933,7 +1933,7 @@ static void case_tri_equivalence(const void *ctx)
     t_tri_alloc(&tr, N);
     t_hits_alloc(&h1, N);
     t_hits_alloc(&h2, N);
-    rng r = {0xE0C7};
+    rng r = t_rng(0xE0C7);
     size_t done = 0, hits = 0;
     for (int round = 0; round < 40; round++) {
         size_t n = 1 + rng_below(&r, N);
@@ -2082,7 +2082,7 @@ static void case_tri_differential(const void *ctx)
     t_tri_alloc(&tr, MAXN + 4);
     t_hits_alloc(&ref, MAXN + 4);
     t_hits_alloc(&got, MAXN + 4);
-    rng r = {0xD1F7};
+    rng r = t_rng(0xD1F7);
     size_t done = 0, target = t_count(100000), hits = 0;
     int failed[8] = {0};
     while (done < target) {
@@ -2376,7 +2376,7 @@ static void case_tri_set_differential(const void *ctx)
     t_hits_alloc(&ref, MAXN + 4);
     t_hits_alloc(&got, MAXN + 4);
     t_hits_alloc(&pair, 1);
-    rng r = {0x5E7C};
+    rng r = t_rng(0x5E7C);
     size_t done = 0, target = t_count(60000), hits = 0; /* capsule-triangle tests */
     int failed[8] = {0}, pair_fail = 0;
     while (done < target) {
@@ -2556,7 +2556,7 @@ static void case_tri_set_equivalence(const void *ctx)
     t_tri_alloc(&tr, MAXT);
     t_hits_alloc(&h1, MAXN);
     t_hits_alloc(&h2, MAXN);
-    rng r = {0xE0C8};
+    rng r = t_rng(0xE0C8);
     for (int round = 0; round < 60; round++) {
         size_t n = 1 + rng_below(&r, MAXN), ntris = rng_below(&r, MAXT + 1);
         unsigned flags = tri_flags(&r);

@@ -411,7 +411,7 @@ static void case_bad_calls_families(const void *ctx)
     for (int fi = 0; fi < t_nfamilies; fi++) {
         const t_family *f = &t_families[fi];
         t_batch b;
-        t_batch_make(&b, f, n, n, 0xbad + (uint64_t)fi);
+        t_batch_make(&b, f, n, n, t_seed ^ (0xbad + (uint64_t)fi));
         if (im->via_api)
             toi_set_backend(im->k->id);
         const toi_kernels *k = im->via_api ? NULL : im->k;

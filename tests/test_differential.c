@@ -69,7 +69,7 @@ static void run_diff(const void *ctx)
     st.ib = malloc((MAXN + 4) * sizeof(uint32_t));
     t_hits_alloc(&st.ref, MAXN + 4);
     t_hits_alloc(&st.got, MAXN + 4);
-    rng r = {0x7013 + (uint64_t)kernel * 977};
+    rng r = t_rng(0x7013 + (uint64_t)kernel * 977);
     size_t done = 0, target = t_count(TARGET);
     int failed[8] = {0}, left = t_nimpls - 1;
     while (done < target && left > 0) {

@@ -293,7 +293,7 @@ static void run_guard(const void *ctx)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
-    rng r = {0x6a7d};
+    rng r = t_rng(0x6a7d);
     for (size_t n = 0; n <= maxn; n++) {
         if (gc->fam->nsets == 0) {
             one_size(gc, n, 0, &r);

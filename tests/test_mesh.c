@@ -212,7 +212,7 @@ static void case_capsule_mesh_cases(const void *ctx)
 static void case_mesh_bad(const void *ctx)
 {
     (void)ctx;
-    rng r = {0xBAD3};
+    rng r = t_rng(0xBAD3);
     t_scene sc;
     mesh_scene(&r, MESH_HEIGHTFIELD, 40, 16, &sc);
     CHECK(toi_mesh_build(0, &sc.tri.t) == NULL, "ntris = 0 built");
@@ -288,7 +288,7 @@ static void case_mesh_bad(const void *ctx)
 static void case_mesh_alloc(const void *ctx)
 {
     (void)ctx;
-    rng r = {0xA110C};
+    rng r = t_rng(0xA110C);
     t_scene sc;
     mesh_scene(&r, MESH_NONFINITE, 3000, 64, &sc);
     toi_mesh *ref = toi_mesh_build(sc.ntris, &sc.tri.t);
@@ -328,7 +328,7 @@ static void case_mesh_alloc(const void *ctx)
 static void case_mesh_memory(const void *ctx)
 {
     (void)ctx;
-    rng r = {0x3E3};
+    rng r = t_rng(0x3E3);
     static const size_t sizes[] = {1, 8, 9, 100, 10000, 100000, 131072};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
         size_t n = sizes[z];
@@ -518,7 +518,7 @@ static void diff_meshes(const void *ctx)
 {
     (void)ctx;
     static const size_t sizes[] = {1, 2, 7, 8, 9, 17, 64, 65, 500, 4000, 30000, 100000};
-    rng r = {0xD1FF};
+    rng r = t_rng(0xD1FF);
     size_t done = 0, scenes = 0;
     for (int fam = 0; fam < MESH_NFAMILIES; fam++)
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
@@ -629,7 +629,7 @@ static void diff_capsule_meshes(const void *ctx)
 {
     (void)ctx;
     static const size_t sizes[] = {1, 7, 9, 64, 500, 4000, 30000};
-    rng r = {0xCA95};
+    rng r = t_rng(0xCA95);
     size_t done = 0, scenes = 0;
     for (int fam = 0; fam < MESH_NFAMILIES; fam++)
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
@@ -726,7 +726,7 @@ static void diff_deep_mesh(const void *ctx)
 {
     (void)ctx;
     enum { SAH_GROUPS = 50, HALVING = 10 };
-    rng r = {0xDEE9};
+    rng r = t_rng(0xDEE9);
     size_t cnt[SAH_GROUPS + HALVING + 1], nt = 0;
     float sc_of[SAH_GROUPS + HALVING + 1];
     float s = 1.0f;
@@ -801,7 +801,7 @@ void group_mesh_differential(void)
 static void acc_meshes(const void *ctx)
 {
     (void)ctx;
-    rng r = {0xACC9};
+    rng r = t_rng(0xACC9);
     size_t total = t_acc_count(600), done = 0, fails = 0, hits = 0;
     static const int fams[3] = {MESH_SOUP, MESH_HEIGHTFIELD, MESH_SLIVERS};
     acc_worst_q = 0;
@@ -932,7 +932,7 @@ static void *mt_worker(void *p)
 static void threads_mesh(const void *ctx)
 {
     (void)ctx;
-    rng r = {0x7EAD};
+    rng r = t_rng(0x7EAD);
     t_scene sc;
     mesh_scene(&r, MESH_HEIGHTFIELD, 20000, 512, &sc);
     toi_mesh *m = toi_mesh_build(sc.ntris, &sc.tri.t);

@@ -346,7 +346,7 @@ static void case_differential(const void *ctx)
     mot_alloc(&in, maxn + 4);
     mot_alloc(&ref, maxn + 4);
     mot_alloc(&got, maxn + 4);
-    rng g = {0x5eed0006u};
+    rng g = t_rng(0x5eed0006u);
     size_t done = 0, hits = 0, kept = 0, fails = 0;
     while (done < total && fails < 5) {
         size_t n = 1 + rng_below(&g, (uint32_t)maxn), off = rng_below(&g, 4);

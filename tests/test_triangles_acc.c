@@ -392,7 +392,7 @@ static void acc_triangles(const void *ctx)
     t_spheres_alloc(&s, N);
     t_tri_alloc(&tr, N);
     t_hits_alloc(&h, N);
-    rng r = {kind == ACC_SLIVER ? 0x511BE7 : kind == ACC_EDGE_END ? 0xED6E5 : 0xACC3};
+    rng r = t_rng(kind == ACC_SLIVER ? 0x511BE7 : kind == ACC_EDGE_END ? 0xED6E5 : 0xACC3);
     while (done < total && fails < 5) {
         const size_t nb = total - done < N ? total - done : N; /* the last batch: what is left */
         unsigned flags = rng_below(&r, 4);

@@ -68,7 +68,7 @@ static void run_tdiff(const void *ctx)
     t_tri_alloc(&tr, MAXN + 4);
     t_hits_alloc(&ref, MAXN + 4);
     t_hits_alloc(&got, MAXN + 4);
-    rng r = {0x7A1 + (uint64_t)kernel * 7919};
+    rng r = t_rng(0x7A1 + (uint64_t)kernel * 7919);
     size_t done = 0, target = t_count(TARGET), hits = 0, spheres = 0;
     int failed[8] = {0}, left = t_nimpls - 1;
     while (done < target && left > 0) {

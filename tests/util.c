@@ -144,7 +144,7 @@ void t_crowded_pairs(const t_impl *im, int k, uint64_t seed, t_crowd_gen gen,
 {
     enum { MAXN = 600 };
     float *f[32];
-    rng r = {seed};
+    rng r = t_rng(seed);
     float *blk = t_crowded(k, 1 + rng_below(&r, 20), f);
     t_hits ref, got;
     t_hits_alloc(&ref, MAXN);
