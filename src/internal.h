@@ -228,6 +228,16 @@ static inline int toi_plane_ok(const toi_plane *P)
    edge as its nearest pair (found by the accuracy group at 128 times its samples: depth off
    by B's length). Left out, it costs at most half its width, 2^-18, within the margin. */
 #define TOI_SEG_FACE_WIDTH2 0x1p-34f
+
+/* Without a face, an end's foot on the other segment ranks as the nearest pair only when the
+   pair cannot get nearer by sliding off that end along its own segment e: the slope d.e
+   toward the segment's interior is not below -2^-16 |e| (scaled units, squared: g.g against
+   this times e.e). The slope rounds by under 40 FLT_EPSILON |e| (|d| and the corners below
+   4), and a face narrower than 2^-17 leaves at most 2^-17 |e| (its interior's pull), so only
+   a foot that is not the nearest pair fails: a narrow face between segments far from
+   parallel (short segments in a large scene) had taken an end's foot 0.0038 farther than
+   the corner pair, the normal 4.8e-4 off (docs/capsules.md). */
+#define TOI_SEG_SLIDE2 0x1p-32f
 /* Boxes (docs/boxes.md). A quaternion is accepted when its squared norm lies in
    [(1 - 1e-3)^2, (1 + 1e-3)^2] (rounded inward); it is used normalized. */
 #define TOI_BOX_QQ_LO 0.998002f

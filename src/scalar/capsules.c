@@ -531,6 +531,13 @@ static inline float para_mutual(int other_foot, float other_param, float c)
     return (!other_foot && other_param == c) ? 1.0f : 0.0f;
 }
 
+/* Without a face: an end's foot pair (slope g = d.e toward its segment's interior, the
+   segment's e.e) gets nearer by sliding off the end, beyond rounding (TOI_SEG_SLIDE2). */
+static inline int para_slides(float g, float ee)
+{
+    return (g < 0.0f) & (g * g > TOI_SEG_SLIDE2 * ee);
+}
+
 /* The vector from B's nearest point to A's at time t, and B's parameter *w there. */
 TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
 {
@@ -568,12 +575,19 @@ TOI_SCALAR_INLINE vec3 para_nearest(const para *P, vec3 v, float t, float *w)
     float r2 = para_rank(P->face, out2, f2), r3 = para_rank(P->face, out3, f3);
     float best = dot3(d, d), b1 = dot3(d1, d1), b2 = dot3(d2, d2), b3 = dot3(d3, d3);
     if (!P->face && P->edges_b) {
-        /* no face: a zero vector ranks 3 (touching), a foot 2, a corner 1 when each of its
-           ends is the other's clamp, else 0 */
-        r0 = f0 ? 2.0f : para_mutual(u0 == 0.0f ? f2 : f3, u0 == 0.0f ? w2 : w3, 0.0f);
-        r1 = f1 ? 2.0f : para_mutual(u1 == 0.0f ? f2 : f3, u1 == 0.0f ? w2 : w3, 1.0f);
-        r2 = f2 ? 2.0f : para_mutual(w2 == 0.0f ? f0 : f1, w2 == 0.0f ? u0 : u1, 0.0f);
-        r3 = f3 ? 2.0f : para_mutual(w3 == 0.0f ? f0 : f1, w3 == 0.0f ? u0 : u1, 1.0f);
+        /* no face: a zero vector ranks 3 (touching), a foot 2 unless its pair slides
+           nearer along its end's segment (then 0), a corner 1 when each of its ends is the
+           other's clamp, else 0 */
+        float g0 = -dot3(d, P->eb), g1 = dot3(d1, P->eb);
+        float g2 = dot3(d2, P->ea), g3 = -dot3(d3, P->ea);
+        r0 = f0 ? (para_slides(g0, P->eeb) ? 0.0f : 2.0f)
+                : para_mutual(u0 == 0.0f ? f2 : f3, u0 == 0.0f ? w2 : w3, 0.0f);
+        r1 = f1 ? (para_slides(g1, P->eeb) ? 0.0f : 2.0f)
+                : para_mutual(u1 == 0.0f ? f2 : f3, u1 == 0.0f ? w2 : w3, 1.0f);
+        r2 = f2 ? (para_slides(g2, P->eea) ? 0.0f : 2.0f)
+                : para_mutual(w2 == 0.0f ? f0 : f1, w2 == 0.0f ? u0 : u1, 0.0f);
+        r3 = f3 ? (para_slides(g3, P->eea) ? 0.0f : 2.0f)
+                : para_mutual(w3 == 0.0f ? f0 : f1, w3 == 0.0f ? u0 : u1, 1.0f);
         r0 = best == 0.0f ? 3.0f : r0, r1 = b1 == 0.0f ? 3.0f : r1;
         r2 = b2 == 0.0f ? 3.0f : r2, r3 = b3 == 0.0f ? 3.0f : r3;
     }
@@ -849,7 +863,10 @@ size_t toi_scalar_sweep_capsule_pairs(size_t n, const uint32_t *ia, const uint32
    vertices) whatever the distances: that choice is one of the pairs edge k's is the nearest
    of, so edge k's is never farther, while comparing the two distances is unstable (an end's
    pair and the edge's a ~sqrt(FLT_EPSILON) |d| step along the segment apart, their
-   distances within rounding: the end's won and the normal was up to 2.3e-4 off). At the
+   distances within rounding: the end's won and the normal was up to 2.3e-4 off); and,
+   conversely, edge k's pair at a vertex never replaces the pair of the other edge ending
+   there, which is never farther (the vertex's pair had won by rounding against that edge's
+   pair 1.5e-4 from it, the normal 1.005 times the accuracy bound off). At the
    reported t one more rule, by region: an end whose nearest point is its face foot (it
    projects inside the face) is final when the other end lies on the same side of the
    plane and no nearer to it (st of the other end at least as far from 0, same sign):
@@ -973,7 +990,11 @@ TOI_SCALAR_INLINE vec3 seg_tri_nearest(vec3 X, vec3 e, vec3 v, float t, const ve
            (that pair is one of the edge's): it replaces it without comparing distances */
         int on_k = (*kind == TOI_FEATURE_EDGE_AB + k) | (*kind == TOI_FEATURE_VERTEX_A + k) |
                    (*kind == TOI_FEATURE_VERTEX_A + (k + 1) % 3);
-        if ((fin ^ 1) & (on_k | (bk < *best))) {
+        /* and the converse: its pair at a vertex never replaces the pair of the other edge
+           ending there (which is never farther) */
+        int under = ((w == 0.0f) & (*kind == TOI_FEATURE_EDGE_AB + (k + 2) % 3)) |
+                    ((w == 1.0f) & (*kind == TOI_FEATURE_EDGE_AB + (k + 1) % 3));
+        if ((fin ^ 1) & (on_k | ((bk < *best) & (under ^ 1)))) {
             d = dk, *best = bk, *endface = 0;
             *q = w == 0.0f ? V[k] : w == 1.0f ? V[(k + 1) % 3] : add3t(V[k], w, E[k]);
             *kind = w == 0.0f   ? TOI_FEATURE_VERTEX_A + k

@@ -392,6 +392,12 @@ TOI_VINLINE vf para_mutual_vec(vm other_foot, vf other_param, vf c)
     return vsel(mandnot(veq(other_param, c), other_foot), vset(1.0f), vzero());
 }
 
+/* The scalar's para_slides: a foot pair gets nearer off its end, beyond rounding. */
+TOI_VINLINE vm para_slides_vec(vf g, vf ee)
+{
+    return mand(vlt(g, vzero()), vgt(vmul(g, g), vmul(vset(TOI_SEG_SLIDE2), ee)));
+}
+
 /* The mask a where c, else b. */
 TOI_VINLINE vm cap_msel(vm c, vm a, vm b)
 {
@@ -426,10 +432,14 @@ TOI_VINLINE v3 para_nearest_vec(const vpara *P, v3 v, vf t, vf *w)
     if (mbits(noface)) {
         const vf two = vset(2.0f), one = vset(1.0f), three = vset(3.0f);
         vm a0 = veq(u0, zero), a1 = veq(u1, zero), b2 = veq(w2, zero), b3 = veq(w3, zero);
-        vf n0 = vsel(f0, two, para_mutual_vec(cap_msel(a0, f2, f3), vsel(a0, w2, w3), zero));
-        vf n1 = vsel(f1, two, para_mutual_vec(cap_msel(a1, f2, f3), vsel(a1, w2, w3), one));
-        vf n2 = vsel(f2, two, para_mutual_vec(cap_msel(b2, f0, f1), vsel(b2, u0, u1), zero));
-        vf n3 = vsel(f3, two, para_mutual_vec(cap_msel(b3, f0, f1), vsel(b3, u0, u1), one));
+        vf s0 = vsel(para_slides_vec(vneg(v3dot(d, P->eb)), P->eeb), zero, two);
+        vf s1 = vsel(para_slides_vec(v3dot(d1, P->eb), P->eeb), zero, two);
+        vf s2 = vsel(para_slides_vec(v3dot(d2, P->ea), P->eea), zero, two);
+        vf s3 = vsel(para_slides_vec(vneg(v3dot(d3, P->ea)), P->eea), zero, two);
+        vf n0 = vsel(f0, s0, para_mutual_vec(cap_msel(a0, f2, f3), vsel(a0, w2, w3), zero));
+        vf n1 = vsel(f1, s1, para_mutual_vec(cap_msel(a1, f2, f3), vsel(a1, w2, w3), one));
+        vf n2 = vsel(f2, s2, para_mutual_vec(cap_msel(b2, f0, f1), vsel(b2, u0, u1), zero));
+        vf n3 = vsel(f3, s3, para_mutual_vec(cap_msel(b3, f0, f1), vsel(b3, u0, u1), one));
         n0 = vsel(veq(best, zero), three, n0), n1 = vsel(veq(b1, zero), three, n1);
         n2 = vsel(veq(bb2, zero), three, n2), n3 = vsel(veq(bb3, zero), three, n3);
         r0 = vsel(noface, n0, r0), r1 = vsel(noface, n1, r1);
@@ -1096,13 +1106,15 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
         vf w;
         v3 dk = para_nearest_vec(&Pk[k], v, t, &w);
         vf bk = v3dot(dk, dk);
-        /* the scalar's: replaces a choice on edge k, else when strictly nearer; never a
-           final face foot */
+        /* the scalar's: replaces a choice on edge k, else when strictly nearer unless it
+           is a vertex ending the chosen edge; never a final face foot */
         vm on_k = mor(veq(*kind, vset((float)(TOI_FEATURE_EDGE_AB + k))),
                       mor(veq(*kind, vset((float)(TOI_FEATURE_VERTEX_A + k))),
                           veq(*kind, vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)))));
-        upd = mandnot(mor(on_k, vlt(bk, *best)), fin);
         vm w0 = veq(w, zero), w1 = veq(w, one);
+        vm under = mor(mand(w0, veq(*kind, vset((float)(TOI_FEATURE_EDGE_AB + (k + 2) % 3)))),
+                       mand(w1, veq(*kind, vset((float)(TOI_FEATURE_EDGE_AB + (k + 1) % 3)))));
+        upd = mandnot(mor(on_k, mandnot(vlt(bk, *best), under)), fin);
         v3 qk = v3sel(w0, T->V[k], v3sel(w1, T->V[(k + 1) % 3], v3addt(T->V[k], w, T->E[k])));
         vf kk = vsel(w0, vset((float)(TOI_FEATURE_VERTEX_A + k)),
                      vsel(w1, vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)),
