@@ -2825,6 +2825,67 @@ static void case_tri_edge_vertex(const void *ctx)
     t_hits_free(&h);
 }
 
+/* Regression (TOI_TEST_SEED=2, the magnitude group's call 374): a point 2.19 beyond the
+   capsule's p0, inside its infinite cylinder (4.8e-10 off the axis, r 0.146), the capsule
+   moving 3.8e-34 across the axis, whose square underflows in the scaled units: the cylinder
+   entry c / q was -inf and its point along the axis, -inf times a v.e of 0, NaN, which the
+   extent test took as within the segment: a hit at t = 0 (the start "inside" the cylinder)
+   for a point 2.2 away, as a sphere of radius 0 and as vertex A of a triangle (whose set
+   query then differed between the scalar reference and the SIMD scan, which rules the
+   triangle out). A miss on every backend, at the scene's size (2^123) and at 2^0 and 2^-60
+   of it. */
+static void case_cyl_nan_extent(const void *ctx)
+{
+    const t_impl *im = ctx;
+    static const float C0[10] = {-1.2092643286909024e-28f, -1.020963645555564e-15f,
+                                 3.460113160551763e+36f, -7.988270455273296e-35f, 9789569.0f,
+                                 1.685208876750647e+37f, -2.225890405327391e-08f,
+                                 -4065.17529296875f, -1.2808536097720236e-18f,
+                                 1.552577890340328e+36f};
+    static const float T0[9] = {-3.353787508477941e-19f, -5.068658797650097e+27f,
+                                -1.9816497302043787e+37f, 1.0747055395072245e-35f,
+                                -1.7365776284935756e+37f, -3.6793511754128687e+19f,
+                                6914866688.0f, -1.0180119139951641e+37f,
+                                4.124474728587115e-37f};
+    enum { N = 21 };
+    static const int scales[3] = {0, -123, -183};
+    t_cap b;
+    t_sph sp;
+    t_tri tr;
+    t_hits h;
+    cap_alloc(&b, N);
+    t_spheres_alloc(&sp, N);
+    t_tri_alloc(&tr, N);
+    t_hits_alloc(&h, N);
+    for (int sc = 0; sc < 3; sc++) {
+        for (size_t i = 0; i < N; i++) {
+            float q[10], T[9], S[7] = {0, 0, 0, 0, 0, 0, 0};
+            for (int k = 0; k < 10; k++)
+                q[k] = ldexpf(C0[k], scales[sc]);
+            for (int k = 0; k < 9; k++)
+                T[k] = ldexpf(T0[k], scales[sc]);
+            for (int k = 0; k < 3; k++)
+                S[k] = T[k]; /* the sphere: vertex A, radius 0, at rest */
+            cap_set(&b, i, q);
+            tri_set(&tr, i, T);
+            for (int k = 0; k < 7; k++)
+                sp.f[k][i] = S[k];
+        }
+        for (unsigned flags = 0; flags <= TOI_ALL_OVERLAPS; flags += TOI_ALL_OVERLAPS) {
+            ptrdiff_t r1 = t_capsules_spheres(im, N, &b.c, &sp.s, flags, &h.h);
+            CHECK(r1 == 0, "2^%d, flags %u: capsule-sphere %td hits (t[0] %g), want none",
+                  scales[sc], flags, r1, h.f[0][0]);
+            ptrdiff_t r2 = t_capsules_tris(im, N, &b.c, &tr.t, flags, &h.h);
+            CHECK(r2 == 0, "2^%d, flags %u: capsule-triangle %td hits (t[0] %g), want none",
+                  scales[sc], flags, r2, h.f[0][0]);
+        }
+    }
+    cap_free(&b);
+    t_spheres_free(&sp);
+    t_tri_free(&tr);
+    t_hits_free(&h);
+}
+
 /* Regression: an end ball grazing an edge near its end, nearly parallel to it (the
    sphere-triangle contract's cases A and B, tests/test_triangles.c, with a segment trailing
    the sphere's centre along its path, p1 = p0 - L v / |v|: each of its points is where p0
@@ -2955,6 +3016,8 @@ void group_capsule_tri_contract(void)
                 case_tri_end_graze);
     t_run_impls("capsule-triangle/regression: an edge's pair against the vertex ending it",
                 case_tri_edge_vertex);
+    t_run_impls("capsule-triangle/regression: a point in the cylinder beyond an end, the "
+                "motion's square underflowing (capsule-sphere too)", case_cyl_nan_extent);
     t_run_impls("capsule-triangle/p0 = p1 is the sphere-triangle query, bit for bit",
                 case_tri_equivalence);
     t_run_impls("capsule-triangle set/p0 = p1 is the sphere set query, bit for bit",

@@ -257,7 +257,8 @@ static inline float cylinder_entry(vec3 V0, vec3 e, float ee, vec3 v, float rr, 
     int end = (lo & (ve > 0.0f)) | (hi & (ve < 0.0f));
     float tend = (lo ? pe : pe + ee) / ve;
     float t = (lo | hi) ? tend : t1;
-    int within = ((lo | hi) ^ 1) | (end & (t * aw <= q));
+    int in = (sn1 >= 0.0f) & (sn1 <= ee); /* not (lo | hi), but false for a NaN sn1 */
+    int within = in | (end & (t * aw <= q));
     *cp = c;
     *pep = pe;
     return (edge_ok & (b > 0.0f) & (disc >= 0.0f) & (t <= 1.0f) & within) ? t : INFINITY;

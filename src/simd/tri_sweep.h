@@ -183,7 +183,8 @@ TOI_VINLINE vf tri_cyl_entry(v3 V0, v3 e, vf ee, v3 v, vf rr, vf *cp, vf *pep)
     vm end = mor(mand(lo, vgt(ve, zero)), mand(hi, vlt(ve, zero)));
     vf tend = vdiv(vsel(lo, pe, vadd(pe, ee)), ve);
     vf t = vsel(beyond, tend, t1);
-    vm within = mor(mandnot(mconst(1), beyond), mand(end, vle(vmul(t, aw), q)));
+    vm in = mand(vge(sn1, zero), vle(sn1, ee)); /* the scalar's: false for a NaN sn1 */
+    vm within = mor(in, mand(end, vle(vmul(t, aw), q)));
     *cp = c;
     *pep = pe;
     vm ok = mand(mand(edge_ok, vgt(b, zero)),
