@@ -2696,6 +2696,42 @@ static void case_tri_edge_step(const void *ctx)
     t_hits_free(&h);
 }
 
+/* The capsule-triangle scenes S[0 .. ns) (capsule then triangle, 19 floats) over n lanes
+   (S[i % ns] in lane i: full vectors and the tail), no flags: each a hit, judged as the
+   accuracy group judges it (the long-double oracle's nearest vector at the reported t,
+   within 4 delta / f(t)), its feature `feature`. */
+static void ct_judge_scenes(const t_impl *im, const float (*S)[19], size_t ns, size_t n,
+                            int feature)
+{
+    t_cap b;
+    t_tri tr;
+    t_hits h;
+    cap_alloc(&b, n);
+    t_tri_alloc(&tr, n);
+    t_hits_alloc(&h, n);
+    for (size_t i = 0; i < n; i++) {
+        cap_set(&b, i, S[i % ns]);
+        tri_set(&tr, i, S[i % ns] + 10);
+    }
+    ptrdiff_t ret = t_capsules_tris(im, n, &b.c, &tr.t, 0, &h.h);
+    CHECK(ret == (ptrdiff_t)n, "%td hits of %zu", ret, n);
+    for (size_t i = 0; i < n; i++) {
+        ct_q q;
+        ld x[3], c[3], tol;
+        ld delta = ct_load(&b, &tr, i, &q);
+        ld ft = ct_nearest_at(&q, (ld)h.f[0][i], x, c);
+        const float nv[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
+        ld err = ct_normal_err(x, c, ft, delta, nv, &tol);
+        CHECK(ft > 4 * delta && err <= tol, "scene %zu lane %zu (t %.9g): normal (%.9g %.9g "
+              "%.9g), error %.3Lg > %.3Lg", i % ns, i, h.f[0][i], nv[0], nv[1], nv[2], err, tol);
+        CHECK(h.feature[i] == feature, "scene %zu lane %zu: feature %d, want %d", i % ns, i,
+              h.feature[i], feature);
+    }
+    cap_free(&b);
+    t_tri_free(&tr);
+    t_hits_free(&h);
+}
+
 /* Regression: an end's face foot against an edge's pair near it. The end projects inside
    the face, within ~1e-3 r of an edge, and the other end lies farther from the face's plane
    on the same side, so the end's face foot is the nearest pair; edge k's pair with the
@@ -2709,7 +2745,6 @@ static void case_tri_edge_step(const void *ctx)
    vectors and the tail); the feature is the face. */
 static void case_tri_face_foot(const void *ctx)
 {
-    const t_impl *im = ctx;
     static const float S[10][19] = {
         {217.029755f, -193.35733f, -125.131378f, 241.827423f, -207.030701f, -125.131378f,
          -55.3473969f, 194.370438f, 285.751984f, 35.8546371f, 889.604858f, -733.999146f,
@@ -2752,33 +2787,7 @@ static void case_tri_face_foot(const void *ctx)
          933.129395f, -118.491272f, 295.283569f, -361.316101f, 773.792847f, -801.749146f,
          579.65564f},
     };
-    enum { NS = 10, N = 3 * NS };
-    t_cap b;
-    t_tri tr;
-    t_hits h;
-    cap_alloc(&b, N);
-    t_tri_alloc(&tr, N);
-    t_hits_alloc(&h, N);
-    for (size_t i = 0; i < N; i++) {
-        cap_set(&b, i, S[i % NS]);
-        tri_set(&tr, i, S[i % NS] + 10);
-    }
-    ptrdiff_t ret = t_capsules_tris(im, N, &b.c, &tr.t, 0, &h.h);
-    CHECK(ret == N, "%td hits of %d", ret, (int)N);
-    for (size_t i = 0; i < N; i++) {
-        ct_q q;
-        ld x[3], c[3], tol;
-        ld delta = ct_load(&b, &tr, i, &q);
-        ld ft = ct_nearest_at(&q, (ld)h.f[0][i], x, c);
-        const float n[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
-        ld err = ct_normal_err(x, c, ft, delta, n, &tol);
-        CHECK(ft > 4 * delta && err <= tol, "scene %zu (t %.9g): normal (%.9g %.9g %.9g), "
-              "error %.3Lg > %.3Lg", i % NS, h.f[0][i], n[0], n[1], n[2], err, tol);
-        CHECK(h.feature[i] == TOI_FEATURE_FACE, "scene %zu: feature %d", i % NS, h.feature[i]);
-    }
-    cap_free(&b);
-    t_tri_free(&tr);
-    t_hits_free(&h);
+    ct_judge_scenes(ctx, S, 10, 30, TOI_FEATURE_FACE);
 }
 
 /* Regression: an edge's pair against the vertex ending it (TOI_TEST_SEED=11, the accuracy
@@ -2790,39 +2799,12 @@ static void case_tri_face_foot(const void *ctx)
    (full vectors and the tail); the feature is edge AB. */
 static void case_tri_edge_vertex(const void *ctx)
 {
-    const t_impl *im = ctx;
-    static const float S[19] = {1.91562223f, 0.326026917f, 0.332452059f, 0.238586783f,
+    static const float S[1][19] = {{1.91562223f, 0.326026917f, 0.332452059f, 0.238586783f,
                                 1.93049574f, -0.564587116f, -4.47256565f, -0.439274311f,
                                 -0.358576536f, 0.315870196f, 0.50255084f, -0.405202746f,
                                 -0.70351398f, -0.120000124f, 0.0683581829f, 0.0938611031f,
-                                0.105458617f, -0.522203445f, 0.345474243f};
-    enum { N = 21 };
-    t_cap b;
-    t_tri tr;
-    t_hits h;
-    cap_alloc(&b, N);
-    t_tri_alloc(&tr, N);
-    t_hits_alloc(&h, N);
-    for (size_t i = 0; i < N; i++) {
-        cap_set(&b, i, S);
-        tri_set(&tr, i, S + 10);
-    }
-    ptrdiff_t ret = t_capsules_tris(im, N, &b.c, &tr.t, 0, &h.h);
-    CHECK(ret == N, "%td hits of %d", ret, (int)N);
-    for (size_t i = 0; i < N; i++) {
-        ct_q q;
-        ld x[3], c[3], tol;
-        ld delta = ct_load(&b, &tr, i, &q);
-        ld ft = ct_nearest_at(&q, (ld)h.f[0][i], x, c);
-        const float n[3] = {h.f[1][i], h.f[2][i], h.f[3][i]};
-        ld err = ct_normal_err(x, c, ft, delta, n, &tol);
-        CHECK(ft > 4 * delta && err <= tol, "lane %zu (t %.9g): normal (%.9g %.9g %.9g), "
-              "error %.3Lg > %.3Lg", i, h.f[0][i], n[0], n[1], n[2], err, tol);
-        CHECK(h.feature[i] == TOI_FEATURE_EDGE_AB, "lane %zu: feature %d", i, h.feature[i]);
-    }
-    cap_free(&b);
-    t_tri_free(&tr);
-    t_hits_free(&h);
+                                0.105458617f, -0.522203445f, 0.345474243f}};
+    ct_judge_scenes(ctx, S, 1, 21, TOI_FEATURE_EDGE_AB);
 }
 
 /* Regression (TOI_TEST_SEED=2, the magnitude group's call 374): a point 2.19 beyond the
