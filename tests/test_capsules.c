@@ -1708,7 +1708,7 @@ static const float pair_regress[][21] = {
      0.736419141f, -1.1915772f, -1.99928176f, 0.172012985f, -0.769806623f, 0.389613032f,
      0.369392276f, -0.765654147f, 0.382894069f, 0.358118892f, 0.669708133f, -0.3694942f,
      0.185412049f, 0.0329411626f, TOI_ALL_OVERLAPS},
-    /* (TOI_TEST_SEED=17) segments 1.6 and 6.6 long, 0.003 rad apart, 431 apart at contact
+    /* (a soak run of the accuracy group on other seeds) segments 1.6 and 6.6 long, 0.003 rad apart, 431 apart at contact
        with |v| 3,100: a face narrower than TOI_SEG_FACE_WIDTH2 (scaled) though the segments
        are far from parallel, so no face; A's p0's foot on B ranked 2 and was taken, 0.0038
        farther than the nearest pair (A's p1 against B's p0): the normal 4.8e-4 off, twice
@@ -2790,8 +2790,8 @@ static void case_tri_face_foot(const void *ctx)
     ct_judge_scenes(ctx, S, 10, 30, TOI_FEATURE_FACE);
 }
 
-/* Regression: an edge's pair against the vertex ending it (TOI_TEST_SEED=11, the accuracy
-   group's query 148): the nearest pair is the segment's interior against edge AB 1.5e-4
+/* Regression: an edge's pair against the vertex ending it (a soak run of the accuracy
+   group on other seeds): the nearest pair is the segment's interior against edge AB 1.5e-4
    from B; edge BC's pair, B itself, is farther by about FLT_EPSILON of the squared distance
    and replaced AB's by rounding: the normal 4.39e-4 off, the bound 4.37e-4. A vertex's pair
    now never replaces the pair of an edge ending there. Judged as the accuracy group judges
