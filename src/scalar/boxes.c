@@ -131,10 +131,40 @@ TOI_SCALAR_INLINE void box_face_point(const float a[3][3], const float b[3][3], 
     }
 }
 
+/* Closest points of A's edge (centre ea, unit direction ai, half length hai) and B's (eb,
+   bj, hbj), c = ai.bj, den = |ai x bj|^2: their midpoint p, A's parameter *sa; returns their
+   squared distance. */
+TOI_SCALAR_INLINE float edge_pair(const float ea[3], const float ai[3], float hai,
+                                  const float eb[3], const float bj[3], float hbj, float c,
+                                  float den, float p[3], float *sa_o, float *ub_o)
+{
+    float r[3] = {ea[0] - eb[0], ea[1] - eb[1], ea[2] - eb[2]};
+    float d1 = dot3(ai, r), d2 = dot3(bj, r);
+    float sa0 = (c * d2 - d1) / den, ub0 = (d2 - c * d1) / den;
+    if (!(den >= TOI_BOX_MIN_CROSS2))
+        sa0 = 0.0f, ub0 = 0.0f;
+    float sa = clamp_h(sa0, hai), ub = clamp_h(ub0, hbj);
+    /* The lines' closest points beyond an edge's end: the closest points of the two edges
+       are B's parameter from A's clamped one, then A's from B's clamped one (clamping both
+       independently put the point off both boxes near a corner). */
+    if (sa0 < -hai || sa0 > hai || ub0 < -hbj || ub0 > hbj) {
+        ub = clamp_h(d2 + c * sa, hbj);
+        sa = clamp_h(c * ub - d1, hai);
+    }
+    float dd = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        float pa = ea[k] + sa * ai[k], pb = eb[k] + ub * bj[k];
+        p[k] = (pa + pb) * 0.5f;
+        dd = dd + (pa - pb) * (pa - pb);
+    }
+    *sa_o = sa, *ub_o = ub;
+    return dd;
+}
+
 /* Point of contact on axis kn with normal n, relative to B's centre (scaled units, S the
-   scaled size), A's centre at Dt: see docs/boxes.md. LLk: the axis's squared length. */
+   scaled size), A's centre at Dt: see docs/boxes.md. LL: the axes' squared lengths. */
 TOI_SCALAR_INLINE void box_point(const float a[3][3], const float b[3][3], const float C[3][3],
-                                 int kn, float dlk, float LLk, const float n[3],
+                                 int kn, float dlk, const float LL[15], const float n[3],
                                  const float Dt[3], const float ha[3], const float hb[3],
                                  float S, float p[3])
 {
@@ -150,45 +180,57 @@ TOI_SCALAR_INLINE void box_point(const float a[3][3], const float b[3][3], const
     support(a, ha2, n, -1.0f, -1.0f, oa);
     support(b, hb2, n, 1.0f, -1.0f, ob);
     const float ea[3] = {Dt[0] + oa[0], Dt[1] + oa[1], Dt[2] + oa[2]};
-    float r[3] = {ea[0] - ob[0], ea[1] - ob[1], ea[2] - ob[2]};
-    float c = C[i][j], d1 = dot3(a[i], r), d2 = dot3(b[j], r), den = LLk;
-    float sa0 = (c * d2 - d1) / den, ub0 = (d2 - c * d1) / den;
-    if (!(den >= TOI_BOX_MIN_CROSS2))
-        sa0 = 0.0f, ub0 = 0.0f;
-    float sa = clamp_h(sa0, ha[i]), ub = clamp_h(ub0, hb[j]);
-    /* The lines' closest points beyond an edge's end: the closest points of the two edges
-       are B's parameter from A's clamped one, then A's from B's clamped one (clamping both
-       independently put the point off both boxes near a corner). */
-    if (sa0 < -ha[i] || sa0 > ha[i] || ub0 < -hb[j] || ub0 > hb[j]) {
-        ub = clamp_h(d2 + c * sa, hb[j]);
-        sa = clamp_h(c * ub - d1, ha[i]);
-    }
-    float dd = 0.0f;
-    for (int k = 0; k < 3; k++) {
-        float pa = ea[k] + sa * a[i][k], pb = ob[k] + ub * b[j][k];
-        p[k] = (pa + pb) * 0.5f;
-        dd = dd + (pa - pb) * (pa - pb);
-    }
-    /* Closest points farther apart than TOI_BOX_EDGE_GAP S: these edges are not the touching
-       features. When an axis of A (else of B) besides the edge's lies within the flat rule
-       of the contact plane, the supporting feature is that box's face, whose normal is the
-       third axis: the point is that face axis's (an edge lying on a face; rounding let the
-       edge axis enter last). */
+    float sa, ub;
+    float dd = edge_pair(ea, a[i], ha[i], ob, b[j], hb[j], C[i][j], LL[6 + 3 * i + j], p, &sa, &ub);
     float gate = S * TOI_BOX_EDGE_GAP;
-    if (dd > gate * gate) {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3, kf = -1;
-        if (fabsf(dot3(a[i1], n)) * ha[i1] <= flat)
-            kf = i2;
-        else if (fabsf(dot3(a[i2], n)) * ha[i2] <= flat)
-            kf = i1;
-        else if (fabsf(dot3(b[j1], n)) * hb[j1] <= flat)
-            kf = 3 + j2;
-        else if (fabsf(dot3(b[j2], n)) * hb[j2] <= flat)
-            kf = 3 + j1;
-        if (kf >= 0)
-            box_face_point(a, b, kf, dot3(kf < 3 ? a[kf] : b[kf - 3], n), n, Dt, ha, hb, flat,
-                           p);
+    if (!(dd > gate * gate))
+        return;
+    /* Closest points farther apart than TOI_BOX_EDGE_GAP S: these edges are not the touching
+       features. Where A's edge ends at a corner (its closest point clamped), the corner's
+       other edges against B's edge; where B's ends, B's corner's other edges against A's
+       edge (A's axes m, then B's, in increasing m): the pair with the nearest closest points,
+       when nearer (a corner's edge rising a fraction of a degree off the contact plane, the
+       edge axis of the corner's edge chosen within the margin of the touching one's). */
+    float ca[3], cb[3];
+    for (int k = 0; k < 3; k++)
+        ca[k] = ea[k] + sa * a[i][k], cb[k] = ob[k] + ub * b[j][k];
+    for (int m = 0; m < 6; m++) {
+        int onA = m < 3, mm = onA ? m : m - 3;
+        if (onA ? (mm == i || !(fabsf(sa) == ha[i])) : (mm == j || !(fabsf(ub) == hb[j])))
+            continue;
+        const float *ax = onA ? a[mm] : b[mm];
+        float h = onA ? ha[mm] : hb[mm], e[3], q[3], s2, u2, dd2;
+        /* the corner's offset along the edge's axis (support()'s sign), taken back out */
+        float f = onA ? (dot3(a[mm], n) < 0.0f ? h : -h) : (dot3(b[mm], n) > 0.0f ? h : -h);
+        for (int k = 0; k < 3; k++)
+            e[k] = (onA ? ca[k] : cb[k]) - f * ax[k];
+        if (onA)
+            dd2 = edge_pair(e, ax, h, ob, b[j], hb[j], C[mm][j], LL[6 + 3 * mm + j], q, &s2, &u2);
+        else
+            dd2 = edge_pair(ea, a[i], ha[i], e, ax, h, C[i][mm], LL[6 + 3 * i + mm], q, &s2, &u2);
+        if (dd2 < dd) {
+            dd = dd2;
+            for (int k = 0; k < 3; k++)
+                p[k] = q[k];
+        }
     }
+    if (!(dd > gate * gate))
+        return;
+    /* Still too far apart. When an axis of A (else of B) besides the named edge's lies within
+       the flat rule of the contact plane, the supporting feature is that box's face, whose
+       normal is the third axis: the point is that face axis's (an edge lying on a face;
+       rounding let the edge axis enter last). */
+    int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3, kf = -1;
+    if (fabsf(dot3(a[i1], n)) * ha[i1] <= flat)
+        kf = i2;
+    else if (fabsf(dot3(a[i2], n)) * ha[i2] <= flat)
+        kf = i1;
+    else if (fabsf(dot3(b[j1], n)) * hb[j1] <= flat)
+        kf = 3 + j2;
+    else if (fabsf(dot3(b[j2], n)) * hb[j2] <= flat)
+        kf = 3 + j1;
+    if (kf >= 0)
+        box_face_point(a, b, kf, dot3(kf < 3 ? a[kf] : b[kf - 3], n), n, Dt, ha, hb, flat, p);
 }
 
 /* Touching at t = 0 on an edge axis: the midpoint of the two edges' closest points need not
@@ -538,7 +580,7 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     int kn = e.k; /* at t = 0 also the axis of least penetration: pen_k = -G_k */
     float n[3], p[3];
     box_normal(e.a, e.b, e.C, kn, e.dl[kn], n);
-    box_point(e.a, e.b, e.C, kn, e.dl[kn], e.LL[kn], n, e.D, ha, hb, S, p);
+    box_point(e.a, e.b, e.C, kn, e.dl[kn], e.LL, n, e.D, ha, hb, S, p);
     if (overlap && kn >= 6)
         box_overlap_point(e.a, e.b, e.C, e.dl, e.D, ha, hb, p);
     if (overlap && !(spin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, n, S * TOI_BOX_FLAT) &&
@@ -701,7 +743,7 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
 
     /* Point (relative to B's centre at t, scaled units). */
     float Dt[3] = {l[0] + t * v[0], l[1] + t * v[1], l[2] + t * v[2]};
-    box_point(a, b, C, kn, dl[kn], LL[kn], n, Dt, ha, hb, S, p);
+    box_point(a, b, C, kn, dl[kn], LL, n, Dt, ha, hb, S, p);
     if (overlap && kn >= 6)
         box_overlap_point(a, b, C, dl, Dt, ha, hb, p);
     res->px = (B->c[0] + t * B->v[0]) + toi_scalar_unscale(p[0], size);

@@ -106,6 +106,35 @@ TOI_VINLINE void vface_point(const vf fc[3], const vf fa[3][3], const vf fh[3], 
     }
 }
 
+/* The scalar's edge_pair(): closest points of A's edge (centre ea, direction ai, half length
+   hai) and B's (eb, bj, hbj), c = ai.bj, den = |ai x bj|^2; their midpoint p, parameters
+   *sa_o, *ub_o; returns their squared distance. */
+TOI_VINLINE vf vedge_pair(const vf ea[3], const vf ai[3], vf hai, const vf eb[3], const vf bj[3],
+                          vf hbj, vf c, vf den, vf p[3], vf *sa_o, vf *ub_o)
+{
+    const vf zero = vzero(), half = vset(0.5f);
+    vf r[3] = {vsub(ea[0], eb[0]), vsub(ea[1], eb[1]), vsub(ea[2], eb[2])};
+    vf d1 = vdot3(ai, r), d2 = vdot3(bj, r);
+    vf sa0 = vdiv(vsub(vmul(c, d2), d1), den), ub0 = vdiv(vsub(d2, vmul(c, d1)), den);
+    vm ok = vge(den, vset(TOI_BOX_MIN_CROSS2));
+    sa0 = vsel(ok, sa0, zero), ub0 = vsel(ok, ub0, zero);
+    vf sa = vclamp(sa0, hai), ub = vclamp(ub0, hbj);
+    /* beyond an edge's end: the edges' closest points, as the scalar's */
+    vm out = mor(mor(vlt(sa0, vneg(hai)), vgt(sa0, hai)), mor(vlt(ub0, vneg(hbj)), vgt(ub0, hbj)));
+    vf ub2 = vclamp(vadd(d2, vmul(c, sa)), hbj);
+    vf sa2 = vclamp(vsub(vmul(c, ub2), d1), hai);
+    sa = vsel(out, sa2, sa), ub = vsel(out, ub2, ub);
+    vf dif[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++) {
+        vf pa = vadd(ea[k], vmul(sa, ai[k])), pb = vadd(eb[k], vmul(ub, bj[k]));
+        p[k] = vmul(vadd(pa, pb), half);
+        dif[k] = vsub(pa, pb);
+    }
+    *sa_o = sa, *ub_o = ub;
+    return vdot3(dif, dif);
+}
+
 /* The normal (axis kn, a float 0..14 per lane, from B toward A) and the point (relative to
    B's centre, A's centre at Dt) of the scalar's box_normal() and box_point(); also the
    chosen axis's d, R, growth and squared length for the depth. */
@@ -151,6 +180,7 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
     nv[2] = vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ));
 
     vf flat = vmul(S, vset(TOI_BOX_FLAT)), pE[3], dd;
+    const vf gate = vmul(S, vset(TOI_BOX_EDGE_GAP)), gate2 = vmul(gate, gate);
     /* the axes' projections on n and which are flat to the contact plane (support()'s rule),
        and the face an edge point re-routes to (below): kA from A's axes besides a_i, kB from
        B's besides b_j, -1 for none */
@@ -167,7 +197,7 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
     {
         vf ai[3] = {zero, zero, zero}, bj[3] = {zero, zero, zero}, cij = zero, hai = zero,
            hbj = zero;
-        vf ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]};
+        vf ha2[3] = {ha[0], ha[1], ha[2]}, hb2[3] = {hb[0], hb[1], hb[2]}, ki = none, kj = none;
         TOI_UNROLL
         for (int i = 0; i < 3; i++) {
             vm mi = mand(vge(kn, vset((float)(6 + 3 * i))), vlt(kn, vset((float)(9 + 3 * i))));
@@ -175,6 +205,7 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
             for (int c = 0; c < 3; c++)
                 ai[c] = vsel(mi, a[i][c], ai[c]);
             hai = vsel(mi, ha[i], hai);
+            ki = vsel(mi, vset((float)i), ki);
             ha2[i] = vsel(mi, zero, ha2[i]);
             const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
             kA = vsel(mi, vsel(fa[i1], vset((float)i2), vsel(fa[i2], vset((float)i1), none)), kA);
@@ -190,6 +221,7 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
             for (int c = 0; c < 3; c++)
                 bj[c] = vsel(mj, b[j][c], bj[c]);
             hbj = vsel(mj, hb[j], hbj);
+            kj = vsel(mj, vset((float)j), kj);
             hb2[j] = vsel(mj, zero, hb2[j]);
             const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
             vf cb = vsel(fb[j1], vset((float)(3 + j2)), vsel(fb[j2], vset((float)(3 + j1)), none));
@@ -199,36 +231,53 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
         const vf never = vset(-1.0f);
         vsupport(a, ha2, nv, -1.0f, never, oa);
         vsupport(b, hb2, nv, 1.0f, never, ob);
-        vf ea[3] = {vadd(Dt[0], oa[0]), vadd(Dt[1], oa[1]), vadd(Dt[2], oa[2])};
-        vf r[3] = {vsub(ea[0], ob[0]), vsub(ea[1], ob[1]), vsub(ea[2], ob[2])};
-        vf d1 = vdot3(ai, r), d2 = vdot3(bj, r);
-        vf sa0 = vdiv(vsub(vmul(cij, d2), d1), LLk), ub0 = vdiv(vsub(d2, vmul(cij, d1)), LLk);
-        vm ok = vge(LLk, vset(TOI_BOX_MIN_CROSS2));
-        sa0 = vsel(ok, sa0, zero), ub0 = vsel(ok, ub0, zero);
-        vf sa = vclamp(sa0, hai), ub = vclamp(ub0, hbj);
-        /* beyond an edge's end: the edges' closest points, as the scalar's */
-        vm out = mor(mor(vlt(sa0, vneg(hai)), vgt(sa0, hai)),
-                     mor(vlt(ub0, vneg(hbj)), vgt(ub0, hbj)));
-        vf ub2 = vclamp(vadd(d2, vmul(cij, sa)), hbj);
-        vf sa2 = vclamp(vsub(vmul(cij, ub2), d1), hai);
-        sa = vsel(out, sa2, sa), ub = vsel(out, ub2, ub);
-        const vf half = vset(0.5f);
-        vf dif[3];
-        TOI_UNROLL
-        for (int c = 0; c < 3; c++) {
-            vf pa = vadd(ea[c], vmul(sa, ai[c])), pb = vadd(ob[c], vmul(ub, bj[c]));
-            pE[c] = vmul(vadd(pa, pb), half);
-            dif[c] = vsub(pa, pb);
+        vf ea[3] = {vadd(Dt[0], oa[0]), vadd(Dt[1], oa[1]), vadd(Dt[2], oa[2])}, sa, ub;
+        dd = vedge_pair(ea, ai, hai, ob, bj, hbj, cij, LLk, pE, &sa, &ub);
+        /* the scalar's other edges at a clamped end's corner (lanes whose closest points lie
+           too far apart; a branch only when some lane has them, the same bits per lane) */
+        vm far = mand(vge(kn, vset(6.0f)), vgt(dd, gate2));
+        if (mbits(far)) {
+            vm endA = mand(far, veq(vabs(sa), hai)), endB = mand(far, veq(vabs(ub), hbj));
+            vf ca[3], cb[3];
+            TOI_UNROLL
+            for (int c = 0; c < 3; c++)
+                ca[c] = vadd(ea[c], vmul(sa, ai[c])), cb[c] = vadd(ob[c], vmul(ub, bj[c]));
+            TOI_UNROLL
+            for (int m = 0; m < 6; m++) {
+                const int onA = m < 3, mm = onA ? m : m - 3;
+                const vf *ax = onA ? a[mm] : b[mm];
+                vf h = onA ? ha[mm] : hb[mm], e[3], q[3], s2, u2, dd2, cm = zero, den = zero;
+                vf f = onA ? vsel(vlt(an[mm], zero), h, vneg(h))
+                           : vsel(vgt(bn[mm], zero), h, vneg(h));
+                TOI_UNROLL
+                for (int c = 0; c < 3; c++)
+                    e[c] = vsub(onA ? ca[c] : cb[c], vmul(f, ax[c]));
+                TOI_UNROLL
+                for (int o = 0; o < 3; o++) { /* B's edge j (for A's axis), else A's edge i */
+                    vm mo = veq(onA ? kj : ki, vset((float)o));
+                    cm = vsel(mo, onA ? C[mm][o] : C[o][mm], cm);
+                    den = vsel(mo, onA ? LL[6 + 3 * mm + o] : LL[6 + 3 * o + mm], den);
+                }
+                if (onA)
+                    dd2 = vedge_pair(e, ax, h, ob, bj, hbj, cm, den, q, &s2, &u2);
+                else
+                    dd2 = vedge_pair(ea, ai, hai, e, ax, h, cm, den, q, &s2, &u2);
+                vm use = onA ? mandnot(endA, veq(ki, vset((float)mm)))
+                             : mandnot(endB, veq(kj, vset((float)mm)));
+                vm take = mand(use, vlt(dd2, dd));
+                dd = vsel(take, dd2, dd);
+                TOI_UNROLL
+                for (int c = 0; c < 3; c++)
+                    pE[c] = vsel(take, q[c], pE[c]);
+            }
         }
-        dd = vdot3(dif, dif);
     }
     /* the scalar's re-routing of an edge point to a face (closest points too far apart, an
        axis of A, else of B, besides the edge's flat): the face index kf, its side's sign */
     vf kf, dlf = dlk;
     {
-        vf gate = vmul(S, vset(TOI_BOX_EDGE_GAP));
         vf kr = vsel(vge(kA, zero), kA, kB);
-        vm re = mand(mand(vge(kn, vset(6.0f)), vgt(dd, vmul(gate, gate))), vge(kr, zero));
+        vm re = mand(mand(vge(kn, vset(6.0f)), vgt(dd, gate2)), vge(kr, zero));
         kf = vsel(re, kr, kn);
         TOI_UNROLL
         for (int m = 0; m < 3; m++) {
