@@ -137,11 +137,13 @@ TOI_VINLINE vf vedge_pair(const vf ea[3], const vf ai[3], vf hai, const vf eb[3]
 
 /* The normal (axis kn, a float 0..14 per lane, from B toward A) and the point (relative to
    B's centre, A's centre at Dt) of the scalar's box_normal() and box_point(); also the
-   chosen axis's d, R, growth and squared length for the depth. */
+   chosen axis's d, R, growth and squared length for the depth. live: the lanes whose point
+   is used (the others' may differ from the scalar's). */
 TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf C[3][3],
                                    const vf dl[15], const vf d[15], const vf R[15],
-                                   const vf LL[15], vf eF, vf eE, vf kn, const vf Dt[3],
-                                   const vf ha[3], const vf hb[3], vf S, vf nv[3], vf p[3],
+                                   const vf LL[15], vf eF, vf eE, vf kn, vm live,
+                                   const vf Dt[3], const vf ha[3], const vf hb[3], vf S,
+                                   vf nv[3], vf p[3],
                                    vf *dk_o, vf *Rk_o, vf *ek_o, vf *LLk_o)
 {
     /* the chosen axis's quantities, per lane */
@@ -235,16 +237,19 @@ TOI_VINLINE void vbox_normal_point(const vf a[3][3], const vf b[3][3], const vf 
         dd = vedge_pair(ea, ai, hai, ob, bj, hbj, cij, LLk, pE, &sa, &ub);
         /* the scalar's other edges at a clamped end's corner (lanes whose closest points lie
            too far apart; a branch only when some lane has them, the same bits per lane) */
-        vm far = mand(vge(kn, vset(6.0f)), vgt(dd, gate2));
+        vm far = mand(mand(live, vge(kn, vset(6.0f))), vgt(dd, gate2));
         if (mbits(far)) {
             vm endA = mand(far, veq(vabs(sa), hai)), endB = mand(far, veq(vabs(ub), hbj));
             vf ca[3], cb[3];
             TOI_UNROLL
             for (int c = 0; c < 3; c++)
                 ca[c] = vadd(ea[c], vmul(sa, ai[c])), cb[c] = vadd(ob[c], vmul(ub, bj[c]));
+            const int anyA = mbits(endA) != 0, anyB = mbits(endB) != 0;
             TOI_UNROLL
             for (int m = 0; m < 6; m++) {
                 const int onA = m < 3, mm = onA ? m : m - 3;
+                if (!(onA ? anyA : anyB))
+                    continue;
                 const vf *ax = onA ? a[mm] : b[mm];
                 vf h = onA ? ha[mm] : hb[mm], e[3], q[3], s2, u2, dd2, cm = zero, den = zero;
                 vf f = onA ? vsel(vlt(an[mm], zero), h, vneg(h))
@@ -628,8 +633,8 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     }
     vf Dt[3] = {vadd(l[0], vmul(t, v[0])), vadd(l[1], vmul(t, v[1])), vadd(l[2], vmul(t, v[2]))};
     vf nv[3], p[3], dk, Rk, ek, LLk;
-    vbox_normal_point(a, b, C, dl, d, R, LL, eF, eE, kn, Dt, ha, hb, S, nv, p, &dk, &Rk, &ek,
-                      &LLk);
+    vbox_normal_point(a, b, C, dl, d, R, LL, eF, eE, kn, hit, Dt, ha, hb, S, nv, p, &dk, &Rk,
+                      &ek, &LLk);
     vbox_overlap_point(a, b, C, dl, Dt, ha, hb, mand(mand(hit, overlap), vge(kn, vset(6.0f))),
                        p);
     vbox_contact_out(B, t, hit, overlap, nv, p, dk, Rk, ek, LLk, size, o);

@@ -341,8 +341,8 @@ TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, vm 
     vf phia = vmul(vmul(t, Q->sa.wn), half), phib = vmul(vmul(t, Q->sb.wn), half);
     vspin_at(t, phia, phib, A, B, &Q->sa, &Q->sb, Q->l, Q->v, ha, hb, Q->eF, Q->eE, &e);
     vf nv[3], p[3], dk, Rk, ek, LLk;
-    vbox_normal_point(e.a, e.b, e.C, e.dl, e.d, e.R, e.LL, Q->eF, Q->eE, e.kf, e.D, ha, hb, S,
-                      nv, p, &dk, &Rk, &ek, &LLk);
+    vbox_normal_point(e.a, e.b, e.C, e.dl, e.d, e.R, e.LL, Q->eF, Q->eE, e.kf,
+                      mand(active, hitm), e.D, ha, hb, S, nv, p, &dk, &Rk, &ek, &LLk);
     vm approach = mand(vgt(dk, zero),
                        vspin_approach(e.a, e.b, ha, hb, A->w, B->w, Q->v, e.D, nv,
                                       vmul(S, vset(TOI_BOX_FLAT))));
