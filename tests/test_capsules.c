@@ -1708,12 +1708,12 @@ static const float pair_regress[][21] = {
      0.736419141f, -1.1915772f, -1.99928176f, 0.172012985f, -0.769806623f, 0.389613032f,
      0.369392276f, -0.765654147f, 0.382894069f, 0.358118892f, 0.669708133f, -0.3694942f,
      0.185412049f, 0.0329411626f, TOI_ALL_OVERLAPS},
-    /* (a soak run of the accuracy group on other seeds) segments 1.6 and 6.6 long, 0.003 rad apart, 431 apart at contact
-       with |v| 3,100: a face narrower than TOI_SEG_FACE_WIDTH2 (scaled) though the segments
-       are far from parallel, so no face; A's p0's foot on B ranked 2 and was taken, 0.0038
-       farther than the nearest pair (A's p1 against B's p0): the normal 4.8e-4 off, twice
-       the bound (a foot now ranks 2 only where the pair cannot get nearer along the other
-       segment: TOI_SEG_SLIDE2) */
+    /* (a soak run of the accuracy group on other seeds) segments 1.6 and 6.6 long, 0.003
+       rad apart, 431 apart at contact with |v| 3,100: a face narrower than
+       TOI_SEG_FACE_WIDTH2 (scaled) though the segments are far from parallel, so no face;
+       A's p0's foot on B ranked 2 and was taken, 0.0038 farther than the nearest pair (A's
+       p1 against B's p0): the normal 4.8e-4 off, twice the bound (a foot now ranks 2 only
+       where the pair cannot get nearer along the other segment: TOI_SEG_SLIDE2) */
     {823.89801f, -1028.94849f, -926.972778f, 825.463074f, -1028.94849f, -926.972778f,
      -1407.65051f, 1935.11646f, -2473.85718f, 23.6444168f, 643.441406f, -489.763733f,
      -772.588989f, 636.836792f, -489.763733f, -772.569214f, 12.8833008f, -343.186951f,
