@@ -132,8 +132,8 @@ TOI_SCALAR_INLINE void box_face_point(const float a[3][3], const float b[3][3], 
 }
 
 /* Closest points of A's edge (centre ea, unit direction ai, half length hai) and B's (eb,
-   bj, hbj), c = ai.bj, den = |ai x bj|^2: their midpoint p, A's parameter *sa; returns their
-   squared distance. */
+   bj, hbj), c = ai.bj, den = |ai x bj|^2: their midpoint p and parameters *sa_o (along ai),
+   *ub_o (along bj); returns their squared distance. */
 TOI_SCALAR_INLINE float edge_pair(const float ea[3], const float ai[3], float hai,
                                   const float eb[3], const float bj[3], float hbj, float c,
                                   float den, float p[3], float *sa_o, float *ub_o)
