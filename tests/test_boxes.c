@@ -229,8 +229,9 @@ static void box_gen(rng *r, int fam, float A[NF], float B[NF])
 }
 
 /* The linear accuracy group's own family (BF_ACCURATE there): nearly parallel edges meeting.
-   B turned from A by 2^-4 .. 2^-14 rad, starting 2 to 4 sizes off one of A's edges (along
-   the diagonal of the two faces at that edge) and moving toward it: the gap closes along an
+   B turned from A by 2^-4 .. 2^-14 rad, its centre starting 2.8 to 5.7 from A's along the
+   diagonal of the two faces at one of A's edges and moving toward it (relative to A, at
+   0.5 to 1.5 times that distance over the step, jittered): the gap closes along an
    edge axis of small sine, which the grown radius hides (docs/boxes.md; a scratch run of
    such scenes found 76 of 74,000 hits apart beyond the reported normal's margin, none beyond
    the margin of the axis the gap lies along). */
