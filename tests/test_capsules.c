@@ -2790,6 +2790,25 @@ static void case_tri_face_foot(const void *ctx)
     ct_judge_scenes(ctx, S, 10, 30, TOI_FEATURE_FACE);
 }
 
+/* Regression: an end's face foot that is not final against an edge's pair (a soak run of
+   the accuracy group, TOI_TEST_SEED=303): a segment 1.2e-5 long sliding at about r over a
+   triangle's plane, p1 1.6e-9 nearer to it than p0; p0 lies on edge AB's line (projecting
+   inside by rounding) and p1 beyond it, so the nearest pair is edge AB's with the segment
+   5 % along it, tilted 1.34e-4 from the face normal, nearer than p0's face foot by 4.4e-11
+   (below the rounding of either squared distance); p0's face foot was chosen, the normal
+   the face's: 1.007 times the bound off. A face foot that is not final now gives way to the
+   other candidates whatever the distances. Judged as the accuracy group judges it on 21
+   lanes of every backend (full vectors and the tail); the feature is edge AB. */
+static void case_tri_foot_gives_way(const void *ctx)
+{
+    static const float S[1][19] = {
+        {-0.001953125f, 0.00476074219f, -0.00207519531f, -0.00195312663f, 0.00476074219f,
+         -0.00208741543f, -0.0f, -0.000142848599f, 0.0193660203f, 0.0048828125f,
+         -0.0068359375f, -0.0147705078f, 0.00439453125f, -0.0068359375f, 0.0123291016f,
+         0.00646972656f, -0.0068359375f, 0.00671386719f, 0.0115966797f}};
+    ct_judge_scenes(ctx, S, 1, 21, TOI_FEATURE_EDGE_AB);
+}
+
 /* Regression: an edge's pair against the vertex ending it (a soak run of the accuracy
    group on other seeds): the nearest pair is the segment's interior against edge AB 1.5e-4
    from B; edge BC's pair, B itself, is farther by about FLT_EPSILON of the squared distance
@@ -2998,6 +3017,8 @@ void group_capsule_tri_contract(void)
                 case_tri_end_graze);
     t_run_impls("capsule-triangle/regression: an edge's pair against the vertex ending it",
                 case_tri_edge_vertex);
+    t_run_impls("capsule-triangle/regression: an end's face foot that is not final gives way "
+                "to an edge's pair", case_tri_foot_gives_way);
     t_run_impls("capsule-triangle/regression: a point in the cylinder beyond an end, the "
                 "motion's square underflowing (capsule-sphere too)", case_cyl_nan_extent);
     t_run_impls("capsule-triangle/p0 = p1 is the sphere-triangle query, bit for bit",

@@ -972,14 +972,22 @@ TOI_SCALAR_INLINE vec3 seg_tri_nearest(vec3 X, vec3 e, vec3 v, float t, const ve
     int k0, k1;
     nearest_point(X, V, E, m, ee, face_in, st0, n, &q0, &b0, &k0);
     nearest_point(X1, V, E, m, ee, face_in, st1, n, &q1, &b1, &k1);
-    /* a final face foot stays chosen whatever the distances */
+    /* a final face foot stays chosen whatever the distances; one that is not final is never
+       the nearest pair (from its end the segment runs toward the plane, over the face or out
+       of it, so the other end's point, an edge's pair or the crossing is nearer, or as near
+       where the end lies on an edge's line): at the reported t it gives way to them whatever
+       the distances (weak: the first edge pair replaces it) */
     int fin0 = final & face_foot_final(k0, st0, st1);
     int fin1 = final & face_foot_final(k1, st1, st0);
+    int drop0 = final & (k0 == TOI_FEATURE_FACE) & (fin0 ^ 1);
+    int drop1 = final & (k1 == TOI_FEATURE_FACE) & (fin1 ^ 1);
     vec3 d = sub3(X, q0);
     *q = q0, *best = b0, *kind = k0, *endface = k0 == TOI_FEATURE_FACE, *st = st0;
-    if ((fin0 ^ 1) & (fin1 | (b1 < *best))) {
+    int weak = drop0;
+    if ((fin0 ^ 1) & (fin1 | (drop0 & (drop1 ^ 1)) | ((b1 < *best) & ((drop1 ^ 1) | drop0)))) {
         d = sub3(X1, q1);
         *q = q1, *best = b1, *kind = k1, *endface = k1 == TOI_FEATURE_FACE, *st = st1;
+        weak = drop1;
     }
     int fin = fin0 | fin1;
     for (int k = 0; k < 3; k++) {
@@ -994,8 +1002,8 @@ TOI_SCALAR_INLINE vec3 seg_tri_nearest(vec3 X, vec3 e, vec3 v, float t, const ve
            ending there (which is never farther) */
         int under = ((w == 0.0f) & (*kind == TOI_FEATURE_EDGE_AB + (k + 2) % 3)) |
                     ((w == 1.0f) & (*kind == TOI_FEATURE_EDGE_AB + (k + 1) % 3));
-        if ((fin ^ 1) & (on_k | ((bk < *best) & (under ^ 1)))) {
-            d = dk, *best = bk, *endface = 0;
+        if ((fin ^ 1) & (on_k | (((bk < *best) | weak) & (under ^ 1)))) {
+            d = dk, *best = bk, *endface = 0, weak = 0;
             *q = w == 0.0f ? V[k] : w == 1.0f ? V[(k + 1) % 3] : add3t(V[k], w, E[k]);
             *kind = w == 0.0f   ? TOI_FEATURE_VERTEX_A + k
                   : w == 1.0f   ? TOI_FEATURE_VERTEX_A + (k + 1) % 3

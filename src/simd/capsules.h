@@ -1090,10 +1090,16 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
     vf b0, b1, k0, k1;
     tri_nearest(X, T->V, T->E, T->m, T->ee, T->face_in, st0, T->n, &q0, &b0, &k0);
     tri_nearest(X1, T->V, T->E, T->m, T->ee, T->face_in, st1, T->n, &q1, &b1, &k1);
-    /* the scalar's final face feet */
+    /* the scalar's final face feet, and its dropped ones (not final: weak) */
     vm fin0 = mand(mconst(final), ct_face_final(k0, st0, st1));
     vm fin1 = mand(mconst(final), ct_face_final(k1, st1, st0));
-    vm upd = mandnot(mor(fin1, vlt(b1, b0)), fin0);
+    vm drop0 = mandnot(mand(mconst(final), veq(k0, face)), fin0);
+    vm drop1 = mandnot(mand(mconst(final), veq(k1, face)), fin1);
+    vm lt = vlt(b1, b0);
+    vm upd = mandnot(mor(mor(fin1, mandnot(drop0, drop1)),
+                         mor(mandnot(lt, drop1), mand(lt, drop0))),
+                     fin0);
+    vm weak = mor(mand(upd, drop1), mandnot(drop0, upd));
     vm fin = mor(fin0, fin1);
     v3 d = v3sel(upd, v3sub(X1, q1), v3sub(X, q0));
     *q = v3sel(upd, q1, q0);
@@ -1114,7 +1120,8 @@ TOI_VINLINE v3 ct_nearest(v3 X, v3 e, v3 v, vf t, const vctri *T, const vpara Pk
         vm w0 = veq(w, zero), w1 = veq(w, one);
         vm under = mor(mand(w0, veq(*kind, vset((float)(TOI_FEATURE_EDGE_AB + (k + 2) % 3)))),
                        mand(w1, veq(*kind, vset((float)(TOI_FEATURE_EDGE_AB + (k + 1) % 3)))));
-        upd = mandnot(mor(on_k, mandnot(vlt(bk, *best), under)), fin);
+        upd = mandnot(mor(on_k, mandnot(mor(vlt(bk, *best), weak), under)), fin);
+        weak = mandnot(weak, upd);
         v3 qk = v3sel(w0, T->V[k], v3sel(w1, T->V[(k + 1) % 3], v3addt(T->V[k], w, T->E[k])));
         vf kk = vsel(w0, vset((float)(TOI_FEATURE_VERTEX_A + k)),
                      vsel(w1, vset((float)(TOI_FEATURE_VERTEX_A + (k + 1) % 3)),
