@@ -102,16 +102,23 @@ static void rand_quat(rng *r, float q[4])
         q[k] = q[k] / l;
 }
 
-/* q (x) (cos a/2, sin a/2 u) for a random unit u and the angle a */
-static void quat_nudge(rng *r, const float q[4], float a, float o[4])
+/* A random direction: u (not normalized) drawn in the unit ball outside radius 1/4; returns
+   its length */
+static float rand_dir(rng *r, float u[3])
 {
-    float u[3], l;
+    float l;
     do {
         for (int k = 0; k < 3; k++)
             u[k] = rng_range(r, -1.0f, 1.0f);
         l = (u[0] * u[0] + u[1] * u[1]) + u[2] * u[2];
     } while (!(l > 0.0625f && l <= 1.0f));
-    l = sqrtf(l);
+    return sqrtf(l);
+}
+
+/* q (x) (cos a/2, sin a/2 u) for a random unit u and the angle a */
+static void quat_nudge(rng *r, const float q[4], float a, float o[4])
+{
+    float u[3], l = rand_dir(r, u);
     float c = 1.0f - a * a / 8.0f, s = a / 2.0f; /* cos, sin of a/2 to O(a^3) */
     float p[4] = {c, s * u[0] / l, s * u[1] / l, s * u[2] / l};
     o[0] = q[0] * p[0] - q[1] * p[1] - q[2] * p[2] - q[3] * p[3];
@@ -269,15 +276,10 @@ static void spin_gen(rng *r, int fam, float A[NF], float B[NF])
         mag = ldexpf(rng_range(r, 1.0f, 2.0f), -e);
     }
     for (int X = 0; X < 2; X++) {
-        float *F = X ? B : A, u[3], l;
+        float *F = X ? B : A, u[3];
         if ((mode == 0 && X == 1) || (mode == 2 && X == 0))
             continue;
-        do {
-            for (int k = 0; k < 3; k++)
-                u[k] = rng_range(r, -1.0f, 1.0f);
-            l = (u[0] * u[0] + u[1] * u[1]) + u[2] * u[2];
-        } while (!(l > 0.0625f && l <= 1.0f));
-        l = sqrtf(l);
+        float l = rand_dir(r, u);
         for (int k = 0; k < 3; k++)
             F[13 + k] = mag * u[k] / l;
     }
@@ -1419,13 +1421,7 @@ static void case_golden(const void *ctx)
 static void spin_edge_meet(rng *r, float A[NF], float B[NF])
 {
     gen_edge_meet(r, A, B);
-    float u[3], l;
-    do {
-        for (int k = 0; k < 3; k++)
-            u[k] = rng_range(r, -1.0f, 1.0f);
-        l = (u[0] * u[0] + u[1] * u[1]) + u[2] * u[2];
-    } while (!(l > 0.0625f && l <= 1.0f));
-    l = sqrtf(l);
+    float u[3], l = rand_dir(r, u);
     const float mag = ldexpf(rng_range(r, 1.0f, 2.0f), -(int)(3 + rng_below(r, 12)));
     const int both = (int)rng_below(r, 2);
     for (int k = 0; k < 3; k++) {
