@@ -990,6 +990,19 @@ static ld edge_sine(const float A[NF], const float B[NF], ld nx, ld ny, ld nz)
     return best;
 }
 
+/* The margin an edge axis of edges at angle theta adds (docs/boxes.md): its grown radius
+   hides a gap up to 24 FLT_EPSILON S / sin theta; 0 where sine is 0 (no edge axis). */
+static ld edge_margin(ld S, ld sine) { return sine > 0 ? 24 * (ld)FLT_EPSILON * S / sine : 0; }
+
+/* That margin for the axis the gap at t lies along (the boxes' closest features two edges),
+   whichever axis a normal reports. */
+static ld gap_edge_margin(const float A[NF], const float B[NF], ld t, ld S)
+{
+    ld dir[3];
+    closest_dir(A, B, t, dir);
+    return edge_margin(S, edge_sine(A, B, dir[0], dir[1], dir[2]));
+}
+
 /* The scale S of the docs (sum of |relative centre|, |relative displacement|, half extents);
    for rotating pairs also the base of the Lipschitz constant of the distance between the
    boxes along t: no point of A moves relative to B faster than |vA - vB| + |wA| |hA| +
@@ -1167,9 +1180,7 @@ static void case_accuracy(const void *ctx)
             /* an edge-edge normal (perpendicular to an axis of each box) of edges at angle
                theta: the float direction of a_i x b_j is good to FLT_EPSILON / sin theta, so
                the margin there is delta + 24 FLT_EPSILON S / sin theta (docs/boxes.md) */
-            ld allow = delta, sine = edge_sine(P, Q, h.f[1][i], h.f[2][i], h.f[3][i]);
-            if (sine > 0)
-                allow = delta + 24 * (ld)FLT_EPSILON * S / sine;
+            ld allow = delta + edge_margin(S, edge_sine(P, Q, h.f[1][i], h.f[2][i], h.f[3][i]));
             if (fam == BF_ACCURATE)
                 meet_hits++;
             if (!(ft <= allow)) {
@@ -1178,11 +1189,9 @@ static void case_accuracy(const void *ctx)
                    their axis's margin, whichever axis the normal reports (the gap lies along
                    that axis, whose grown radius hides it; as for the exit below; a soak run,
                    TOI_TEST_SEED=144, found such a hit reported on another edge axis) */
-                ld dir[3];
-                closest_dir(P, Q, t, dir);
-                ld se = edge_sine(P, Q, dir[0], dir[1], dir[2]);
-                if (se > 0 && delta + 24 * (ld)FLT_EPSILON * S / se > allow)
-                    allow = delta + 24 * (ld)FLT_EPSILON * S / se;
+                ld gap_allow = delta + gap_edge_margin(P, Q, t, S);
+                if (gap_allow > allow)
+                    allow = gap_allow;
             }
             if (!(ft <= allow)) {
                 bad = 1;
@@ -1259,13 +1268,9 @@ static void case_accuracy(const void *ctx)
                 /* an exit through an edge axis a_i x b_j (the boxes' closest features at
                    t_exit two edges at angle theta): that axis's margin as for a hit,
                    2 delta + 24 FLT_EPSILON S / sin theta (docs/boxes.md) */
-                ld fe = dist_at(P, Q, te, 0), allow_e = 2 * delta, dir[3];
-                if (!(fe <= allow_e)) {
-                    closest_dir(P, Q, te, dir);
-                    ld se = edge_sine(P, Q, dir[0], dir[1], dir[2]);
-                    if (se > 0)
-                        allow_e += 24 * (ld)FLT_EPSILON * S / se;
-                }
+                ld fe = dist_at(P, Q, te, 0), allow_e = 2 * delta;
+                if (!(fe <= allow_e))
+                    allow_e += gap_edge_margin(P, Q, te, S);
                 if (!(fe <= allow_e)) {
                     bad = 1;
                     CHECK(0, "t_exit %.9g: distance there %.9Lg (margin %.3Lg)", te, fe,
@@ -1818,7 +1823,7 @@ static void case_spin_accuracy(const void *ctx)
                    to edge found hits up to 1.35 tol apart along the 15 axes without it; with
                    an unlimited budget the same answers) */
                 ld ft = dist_at(P, Q, t, 0),
-                   sg = sat_gap(P, Q, t, 24 * (ld)FLT_EPSILON * S);
+                   sg = sat_gap(P, Q, t, edge_margin(S, 1));
                 if (sg > 1.01L * tol + 4 * delta) {
                     budget++;
                 } else {
