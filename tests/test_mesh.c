@@ -7,6 +7,9 @@
 #include "mesh.h"
 #include "mesh_gen.h"
 #include "tri_judge.h"
+#if defined(TOI_TEST_PARTICLES)
+#include "meshload.h"
+#endif
 
 #include <float.h>
 #include <math.h>
@@ -787,6 +790,121 @@ static void diff_deep_mesh(const void *ctx)
     mesh_scene_free(&sc);
 }
 
+/* ---- real models: meshes no one here made (Debian's assimp-testmodels) ---- */
+
+#if defined(TOI_TEST_PARTICLES) /* the model reader (examples/meshload.c) is linked in */
+
+#define MODELS "/usr/share/assimp/models/"
+static const char *const real_models[] = {
+    MODELS "STL/Wuson.stl",          /* a figure, 3,732 triangles (binary STL) */
+    MODELS "STL/Spider_binary.stl",  /* thin legs, 1,368 triangles */
+    MODELS "STL/sphereWithHole.stl", /* a CAD export, 285 triangles (ASCII STL) */
+    MODELS "OBJ/regr01.obj",         /* 2,710 triangles, about 1,600 units across */
+};
+
+/* Spheres aimed at points of the model's triangles: started a distance of 10^-4, 10^-2 or
+   5 % of the model's size (plus a third of its size one time in six) from a random point of
+   a random triangle, moving toward it by 0.5 to 2.5 times that distance (sideways a little
+   one time in six), with radii of that scale (0 one time in six). */
+static void real_model_spheres(rng *r, const t_scene *sc, float size, size_t n, t_sph *s)
+{
+    t_spheres_alloc(s, n);
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t mode = rng_below(r, 6), ti = rng_below(r, (uint32_t)sc->ntris);
+        const float w0 = rng_unit(r), w1 = rng_range(r, 0.0f, 1.0f - w0);
+        const float e = size * (mode == 0 ? 1e-4f : mode == 1 ? 1e-2f : 0.05f);
+        const float dist = rng_range(r, 0.0f, 4.0f) * e + (mode == 4 ? size / 3 : 0.0f);
+        const float rad = mode == 3 ? 0.0f : rng_unit(r) * e, speed = rng_range(r, 0.5f, 2.5f);
+        float d[3], l = 0.0f;
+        for (int k = 0; k < 3; k++) {
+            d[k] = rng_range(r, -1.0f, 1.0f);
+            l += d[k] * d[k];
+        }
+        l = sqrtf(l) + 1e-6f;
+        for (int k = 0; k < 3; k++) {
+            const float *T = sc->tri.f[k], *U = sc->tri.f[3 + k], *V = sc->tri.f[6 + k];
+            const float aim = T[ti] * (1.0f - w0 - w1) + U[ti] * w0 + V[ti] * w1;
+            const float side = mode == 5 ? rng_range(r, -1.0f, 1.0f) * e : 0.0f;
+            s->f[k][i] = aim + d[k] / l * dist + rng_range(r, -0.5f, 0.5f) * e;
+            s->f[3 + k][i] = (aim - s->f[k][i]) * speed + side;
+        }
+        s->f[6][i] = rad;
+    }
+}
+
+/* Each model: the sphere and capsule mesh queries on every backend against the set
+   queries, every flag, before and after a refit of the deformed model. The generated
+   meshes above are random soups, heightfields and clusters; a modelled surface has shared
+   edges and vertices of every valence, thin parts and a CAD exporter's slivers. */
+static void diff_real_models(const void *ctx)
+{
+    (void)ctx;
+    rng r = t_rng(0x3EA1);
+    size_t done = 0, models = 0, tris = 0, hits = 0, queries = 0;
+    for (size_t mi = 0; mi < sizeof real_models / sizeof real_models[0]; mi++) {
+        float *T[9];
+        size_t nt = 0;
+        char err[256];
+        if (mesh_load(real_models[mi], T, &nt, err, sizeof err) != 0) {
+            CHECK(0, "%s", err);
+            continue;
+        }
+        t_scene sc;
+        sc.ntris = nt;
+        t_tri_alloc(&sc.tri, nt);
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int k = 0; k < 9; k++) {
+            for (size_t i = 0; i < nt; i++) {
+                sc.tri.f[k][i] = T[k][i];
+                lo[k % 3] = T[k][i] < lo[k % 3] ? T[k][i] : lo[k % 3];
+                hi[k % 3] = T[k][i] > hi[k % 3] ? T[k][i] : hi[k % 3];
+            }
+            free(T[k]);
+        }
+        float size = 0.0f;
+        for (int k = 0; k < 3; k++)
+            size = hi[k] - lo[k] > size ? hi[k] - lo[k] : size;
+        sc.nsph = t_count(64);
+        real_model_spheres(&r, &sc, size, sc.nsph, &sc.sph);
+        t_capb cb;
+        caps_from_spheres(&r, &sc.sph, sc.nsph, &cb);
+        toi_mesh *m = toi_mesh_build(nt, &sc.tri.t);
+        CHECK(m != NULL, "build failed: %s", real_models[mi]);
+        if (m) {
+            const char *name = strrchr(real_models[mi], '/') + 1;
+            char what[96];
+            snprintf(what, sizeof what, "%s", name);
+            done += diff_scene(&sc, NULL, m, what, 0);
+            snprintf(what, sizeof what, "capsules, %s", name);
+            done += diff_scene(&sc, &cb.c, m, what, 0);
+            caps_as_spheres(&sc, m, what);
+            t_hits h;
+            t_hits_alloc(&h, sc.nsph);
+            const ptrdiff_t hs = t_mesh(fastest_api(), sc.nsph, &sc.sph.s, m, 0, &h.h, NULL);
+            const ptrdiff_t hc = t_capsules_mesh(fastest_api(), sc.nsph, &cb.c, m, 0, &h.h, NULL);
+            t_hits_free(&h);
+            CHECK(hs > 0 && hc > 0, "%s: %td spheres and %td capsules hit", name, hs, hc);
+            hits += (size_t)(hs > 0 ? hs : 0) + (size_t)(hc > 0 ? hc : 0);
+            mesh_deform(&r, &sc);
+            CHECK(toi_mesh_refit(m, nt, &sc.tri.t, NULL) == TOI_OK, "refit");
+            snprintf(what, sizeof what, "%s, refitted", name);
+            done += diff_scene(&sc, NULL, m, what, 0);
+            snprintf(what, sizeof what, "capsules, %s, refitted", name);
+            done += diff_scene(&sc, &cb.c, m, what, 0);
+            models++;
+            tris += nt;
+            queries += 2 * sc.nsph;
+        }
+        toi_mesh_free(m);
+        caps_free(&cb);
+        mesh_scene_free(&sc);
+    }
+    printf("    %zu sphere and capsule mesh queries bit-identical to the set queries (%zu "
+           "models, %zu triangles, before and after a refit; %zu of the %zu spheres and "
+           "capsules hit the models as built, flags 0)\n", done, models, tris, hits, queries);
+}
+#endif
+
 void group_mesh_differential(void)
 {
     t_run("differential/mesh = set query, every backend", diff_meshes, NULL);
@@ -794,6 +912,17 @@ void group_mesh_differential(void)
           NULL);
     t_run("differential/mesh of nested clusters: median levels, every backend", diff_deep_mesh,
           NULL);
+#if defined(TOI_TEST_PARTICLES) /* the model reader (examples/meshload.c) is linked in */
+    FILE *fp = fopen(real_models[0], "rb");
+    if (!fp) {
+        printf("skip meshes of real models: %s is missing (Debian's assimp-testmodels)\n",
+               real_models[0]);
+        return;
+    }
+    fclose(fp);
+    t_run("differential/sphere and capsule mesh = set query on real models, every backend",
+          diff_real_models, NULL);
+#endif
 }
 
 /* ---- accuracy: the mesh's answer against the oracle over all its triangles ---- */
