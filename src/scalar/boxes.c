@@ -459,20 +459,102 @@ TOI_SCALAR_INLINE void cross3(const float a[3], const float b[3], float o[3])
     o[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/* M = n x (wA - wB), c = (c0, c1) and the deepest features' slowest rates u = (uA, uB). */
+TOI_SCALAR_INLINE void spin_rates(const float a[3][3], const float b[3][3], const float ha[3],
+                                  const float hb[3], const float wa[3], const float wb[3],
+                                  const float v[3], const float D[3], const float n[3],
+                                  float flat, float M[3], float c[2], float u[2])
+{
+    float W[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]}, nA[3], nB[3];
+    cross3(n, W, M);
+    cross3(n, wa, nA);
+    cross3(n, wb, nB);
+    float vn = dot3(v, n);
+    c[0] = vn - dot3(D, nB), c[1] = vn - dot3(D, nA);
+    u[0] = spin_least(a, ha, n, -1.0f, flat, M, c[0]);
+    u[1] = spin_least(b, hb, n, 1.0f, flat, M, c[1]);
+}
+
 TOI_SCALAR_INLINE int spin_approach(const float a[3][3], const float b[3][3], const float ha[3],
                                     const float hb[3], const float wa[3], const float wb[3],
                                     const float v[3], const float D[3], const float n[3],
                                     float flat)
 {
-    float W[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]}, M[3], nA[3], nB[3];
-    cross3(n, W, M);
-    cross3(n, wa, nA);
-    cross3(n, wb, nB);
-    float vn = dot3(v, n);
-    float c0 = vn - dot3(D, nB), c1 = vn - dot3(D, nA);
-    float ua = spin_least(a, ha, n, -1.0f, flat, M, c0);
-    float ub = spin_least(b, hb, n, 1.0f, flat, M, c1);
-    return ua < 0.0f || ub < 0.0f;
+    float M[3], c[2], u[2];
+    spin_rates(a, b, ha, hb, wa, wb, v, D, n, flat, M, c, u);
+    return u[0] < 0.0f || u[1] < 0.0f;
+}
+
+/* Touching at t = 0 without approaching, one box's vertices against the other's frame: the
+   lower bound at time tau of the separation along n held fixed in the frame of box Y (turning
+   with it), Y's support along it constant. X's vertices p, relative to Y's centre, move in
+   that frame with rates u(p).n at t = 0 (c + (p - cX).M with sg = +1 for X = A; for X = B
+   the same with sg = -1 and c = c1, as in spin_approach) and accelerations at most K, so the
+   separation is at least
+     h(tau) = base + tau c - sum hX_m |x_m.n + sg tau x_m.M| - sum hY_m |y_m.n| - K tau^2 / 2
+   (base = n.D: the lowest vertex of the linearised motion, less the quadratic term), less a
+   margin for the rounding and the axes' rotation error. Returns h(tau) - margin. */
+TOI_SCALAR_INLINE float spin_leave_h(const float x[3][3], const float hx[3], const float y[3][3],
+                                     const float hy[3], const float n[3], const float M[3],
+                                     float sg, float base, float c, float K, float rxy,
+                                     float tau)
+{
+    float s = base + tau * c, mag = fabsf(base) + tau * fabsf(c);
+    for (int m = 0; m < 3; m++) {
+        float xn = dot3(x[m], n), xm = dot3(x[m], M) * sg;
+        s = s - hx[m] * fabsf(xn + tau * xm);
+        mag = mag + hx[m] * (fabsf(xn) + tau * fabsf(xm));
+    }
+    for (int m = 0; m < 3; m++) {
+        float yn = hy[m] * fabsf(dot3(y[m], n));
+        s = s - yn;
+        mag = mag + yn;
+    }
+    float q = ((K * tau) * tau) * 0.5f;
+    float margin = rxy * TOI_BOX_SPIN_EROT + (mag + q) * 0x1p-18f;
+    return (s - q) - margin;
+}
+
+/* Touching at t = 0 without approaching (or touching only where they coincide), turning:
+   the time t1 in (0, 1] by which they are certified apart again, 0 when that cannot be
+   shown (docs/boxes.md, "Touching at t = 0"). For each box X the separation along n held
+   fixed in the other's frame (spin_leave_h) at tau = (its rate at t = 0) / K, where its
+   vertices' accelerations in that frame are at most
+     K = |wX|^2 rX + 2 |wY| (|v| + |wX| rX) + |wY|^2 (|D| + |v| + rX)
+   (rounded up); h is concave in tau, so h(tau) > 0 with h(0) <= 0 means apart on (t', tau]
+   for a t' at most the time the touching part of the contact takes to open. The latest
+   certified of tau = rate / K (h's peak) and 1.75 times it, for either box. */
+TOI_SCALAR_INLINE float spin_leave(const float a[3][3], const float b[3][3], const float ha[3],
+                                   const float hb[3], const spin_box *sa, const spin_box *sb,
+                                   const float wa[3], const float wb[3], const float v[3],
+                                   float vmag, const float D[3], const float n[3], float flat)
+{
+    float M[3], c[2], u[2];
+    spin_rates(a, b, ha, hb, wa, wb, v, D, n, flat, M, c, u);
+    float c0 = c[0], c1 = c[1], ua = u[0], ub = u[1];
+    float base = dot3(n, D), dmag = sqrtf(dot3(D, D)) * SPIN_UP, rab = sa->r + sb->r;
+    float dv = dmag + vmag;
+    float ka = ((sa->wb * sa->wb) * sa->r + (2.0f * sb->wb) * (vmag + sa->wb * sa->r)) +
+               (sb->wb * sb->wb) * (dv + sa->r);
+    float kb = ((sb->wb * sb->wb) * sb->r + (2.0f * sa->wb) * (vmag + sb->wb * sb->r)) +
+               (sa->wb * sa->wb) * (dv + sb->r);
+    ka = (ka * SPIN_UP) * SPIN_UP;
+    kb = (kb * SPIN_UP) * SPIN_UP;
+    float ta = ua > 0.0f ? ua / ka : 0.0f, tb = ub > 0.0f ? ub / kb : 0.0f;
+    ta = ta < 1.0f ? ta : 1.0f;
+    tb = tb < 1.0f ? tb : 1.0f;
+    float t1 = 0.0f;
+    for (int j = 0; j < 2; j++) { /* tau = rate / K, then 1.75 times it (h is 0.22 rate^2 / K) */
+        float hA = spin_leave_h(a, ha, b, hb, n, M, 1.0f, base, c0, ka, rab, ta);
+        float hB = spin_leave_h(b, hb, a, ha, n, M, -1.0f, base, c1, kb, rab, tb);
+        t1 = hA > 0.0f && ta > t1 ? ta : t1;
+        t1 = hB > 0.0f && tb > t1 ? tb : t1;
+        ta = ta * 1.75f;
+        tb = tb * 1.75f;
+        ta = ta < 1.0f ? ta : 1.0f;
+        tb = tb < 1.0f ? tb : 1.0f;
+    }
+    return t1;
 }
 
 /* The squared radius the bounding-ball tests compare with: rho = (rA + rB) rounded up, plus
@@ -543,9 +625,24 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
         float err = (TOI_BOX_SPIN_EROT + TOI_BOX_SPIN_EANG * phia) * sa.r +
                     (TOI_BOX_SPIN_EROT + TOI_BOX_SPIN_EANG * phib) * sb.r;
         float gap = (e.G - eN) - (t > 0.0f ? err : 0.0f);
-        if (t == 0.0f && e.G <= 0.0f) { /* touching at t = 0 */
-            overlap = 1;
-            break;
+        if (t == 0.0f && e.G <= 0.0f) {
+            /* touching at t = 0: a hit when they approach (or every overlap is wanted);
+               otherwise the sweep goes on from the time they are certified apart again, a
+               miss when that cannot be shown or is past the step */
+            float n0[3];
+            box_normal(e.a, e.b, e.C, e.k, e.dl[e.k], n0);
+            float flat = S * TOI_BOX_FLAT;
+            if ((flags & TOI_ALL_OVERLAPS) ||
+                (spin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, n0, flat) &&
+                 e.d[e.k] > 0.0f)) {
+                overlap = 1;
+                break;
+            }
+            float t1 = spin_leave(e.a, e.b, ha, hb, &sa, &sb, A->w, B->w, v, vn, e.D, n0, flat);
+            if (!(t1 > 0.0f && t1 < 1.0f))
+                return 0;
+            t = t1;
+            continue;
         }
         if (gap <= tol) /* within the tolerance: a hit at t */
             break;
@@ -583,10 +680,6 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     box_point(e.a, e.b, e.C, kn, e.dl[kn], e.LL, n, e.D, ha, hb, S, p);
     if (overlap && kn >= 6)
         box_overlap_point(e.a, e.b, e.C, e.dl, e.D, ha, hb, p);
-    if (overlap && !(spin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, n, S * TOI_BOX_FLAT) &&
-                     e.d[kn] > 0.0f) &&
-        !(flags & TOI_ALL_OVERLAPS))
-        return 0;
     res->t = t;
     if (t_exit)
         *t_exit = t;

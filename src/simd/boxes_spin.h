@@ -157,26 +157,97 @@ TOI_VINLINE void vcross3(const vf a[3], const vf b[3], vf o[3])
     o[2] = vsub(vmul(a[0], b[1]), vmul(a[1], b[0]));
 }
 
-TOI_VINLINE vm vspin_approach(const vf a[3][3], const vf b[3][3], const vf ha[3], const vf hb[3],
-                              const vf wa[3], const vf wb[3], const vf v[3], const vf D[3],
-                              const vf n[3], vf flat)
+/* The scalar's spin_rates(). */
+TOI_VINLINE void vspin_rates(const vf a[3][3], const vf b[3][3], const vf ha[3], const vf hb[3],
+                             const vf wa[3], const vf wb[3], const vf v[3], const vf D[3],
+                             const vf n[3], vf flat, vf M[3], vf c[2], vf u[2])
 {
-    vf W[3] = {vsub(wa[0], wb[0]), vsub(wa[1], wb[1]), vsub(wa[2], wb[2])}, M[3], nA[3], nB[3];
+    vf W[3] = {vsub(wa[0], wb[0]), vsub(wa[1], wb[1]), vsub(wa[2], wb[2])}, nA[3], nB[3];
     vcross3(n, W, M);
     vcross3(n, wa, nA);
     vcross3(n, wb, nB);
     vf vn = vdot3(v, n);
-    vf c0 = vsub(vn, vdot3(D, nB)), c1 = vsub(vn, vdot3(D, nA));
-    vf ua = vspin_least(a, ha, n, -1.0f, flat, M, c0);
-    vf ub = vspin_least(b, hb, n, 1.0f, flat, M, c1);
-    return mor(vlt(ua, vzero()), vlt(ub, vzero()));
+    c[0] = vsub(vn, vdot3(D, nB)), c[1] = vsub(vn, vdot3(D, nA));
+    u[0] = vspin_least(a, ha, n, -1.0f, flat, M, c[0]);
+    u[1] = vspin_least(b, hb, n, 1.0f, flat, M, c[1]);
+}
+
+TOI_VINLINE vm vspin_approach(const vf a[3][3], const vf b[3][3], const vf ha[3], const vf hb[3],
+                              const vf wa[3], const vf wb[3], const vf v[3], const vf D[3],
+                              const vf n[3], vf flat)
+{
+    vf M[3], c[2], u[2];
+    vspin_rates(a, b, ha, hb, wa, wb, v, D, n, flat, M, c, u);
+    return mor(vlt(u[0], vzero()), vlt(u[1], vzero()));
+}
+
+/* The scalar's spin_leave_h(). */
+TOI_VINLINE vf vspin_leave_h(const vf x[3][3], const vf hx[3], const vf y[3][3], const vf hy[3],
+                             const vf n[3], const vf M[3], float sg, vf base, vf c, vf K,
+                             vf rxy, vf tau)
+{
+    vf s = vadd(base, vmul(tau, c)), mag = vadd(vabs(base), vmul(tau, vabs(c)));
+    TOI_UNROLL
+    for (int m = 0; m < 3; m++) {
+        vf xn = vdot3(x[m], n), xm = vmul(vdot3(x[m], M), vset(sg));
+        s = vsub(s, vmul(hx[m], vabs(vadd(xn, vmul(tau, xm)))));
+        mag = vadd(mag, vmul(hx[m], vadd(vabs(xn), vmul(tau, vabs(xm)))));
+    }
+    TOI_UNROLL
+    for (int m = 0; m < 3; m++) {
+        vf yn = vmul(hy[m], vabs(vdot3(y[m], n)));
+        s = vsub(s, yn);
+        mag = vadd(mag, yn);
+    }
+    vf q = vmul(vmul(vmul(K, tau), tau), vset(0.5f));
+    vf margin = vadd(vmul(rxy, vset(TOI_BOX_SPIN_EROT)), vmul(vadd(mag, q), vset(0x1p-18f)));
+    return vsub(vsub(s, q), margin);
+}
+
+/* The scalar's spin_leave(): touching at t = 0 without approaching, the time by which the
+   boxes are certified apart again (0: not shown). */
+TOI_VINLINE vf vspin_leave(const vf a[3][3], const vf b[3][3], const vf ha[3], const vf hb[3],
+                           const vspin_box *sa, const vspin_box *sb, const vf wa[3],
+                           const vf wb[3], const vf v[3], vf vmag, const vf D[3], const vf n[3],
+                           vf flat)
+{
+    const vf zero = vzero(), one = vset(1.0f), up = vset(VSPIN_UP);
+    vf M[3], c[2], u[2];
+    vspin_rates(a, b, ha, hb, wa, wb, v, D, n, flat, M, c, u);
+    vf c0 = c[0], c1 = c[1], ua = u[0], ub = u[1];
+    vf base = vdot3(n, D), dmag = vmul(vsqrt(vdot3(D, D)), up), rab = vadd(sa->r, sb->r);
+    vf dv = vadd(dmag, vmag);
+    vf ka = vadd(vadd(vmul(vmul(sa->wb, sa->wb), sa->r),
+                      vmul(vmul(vset(2.0f), sb->wb), vadd(vmag, vmul(sa->wb, sa->r)))),
+                 vmul(vmul(sb->wb, sb->wb), vadd(dv, sa->r)));
+    vf kb = vadd(vadd(vmul(vmul(sb->wb, sb->wb), sb->r),
+                      vmul(vmul(vset(2.0f), sa->wb), vadd(vmag, vmul(sb->wb, sb->r)))),
+                 vmul(vmul(sa->wb, sa->wb), vadd(dv, sb->r)));
+    ka = vmul(vmul(ka, up), up);
+    kb = vmul(vmul(kb, up), up);
+    vf ta = vsel(vgt(ua, zero), vdiv(ua, ka), zero), tb = vsel(vgt(ub, zero), vdiv(ub, kb), zero);
+    ta = vsel(vlt(ta, one), ta, one);
+    tb = vsel(vlt(tb, one), tb, one);
+    vf t1 = zero;
+    TOI_UNROLL
+    for (int j = 0; j < 2; j++) {
+        vf hA = vspin_leave_h(a, ha, b, hb, n, M, 1.0f, base, c0, ka, rab, ta);
+        vf hB = vspin_leave_h(b, hb, a, ha, n, M, -1.0f, base, c1, kb, rab, tb);
+        t1 = vsel(mand(vgt(hA, zero), vgt(ta, t1)), ta, t1);
+        t1 = vsel(mand(vgt(hB, zero), vgt(tb, t1)), tb, t1);
+        ta = vmul(ta, vset(1.75f));
+        tb = vmul(tb, vset(1.75f));
+        ta = vsel(vlt(ta, one), ta, one);
+        tb = vsel(vlt(tb, one), tb, one);
+    }
+    return t1;
 }
 
 /* The scalar's box_normal() for the axis kf (a float 0..14 per lane); returns L.L. The
    operands are selected first, then the edge axis C_{i1,j} a_{i2} - C_{i2,j} a_{i1} is
    computed once (the same operations on the same values as the scalar's). */
 TOI_VINLINE vf vspin_normal(const vf a[3][3], const vf b[3][3], const vf C[3][3],
-                            const vf dl[15], vf kf, vf n[3])
+                            const vf dl[15], vf kf, vf n[3], vf *dl_k)
 {
     const vf zero = vzero();
     vf F[3] = {a[0][0], a[0][1], a[0][2]}, dlk = dl[0], c1 = zero, c2 = zero;
@@ -215,6 +286,7 @@ TOI_VINLINE vf vspin_normal(const vf a[3][3], const vf b[3][3], const vf C[3][3]
     n[0] = vsel(dir, vmul(L[0], inv), vset(TOI_FALLBACK_NX));
     n[1] = vsel(dir, vmul(L[1], inv), vset(TOI_FALLBACK_NY));
     n[2] = vsel(dir, vmul(L[2], inv), vset(TOI_FALLBACK_NZ));
+    *dl_k = dlk;
     return nn;
 }
 
@@ -275,11 +347,34 @@ TOI_VINLINE vm vspin_prep(vspin_q *Q)
     return valid;
 }
 
+/* vspin_iter's lanes ov touching at t = 0 (rare: out of line): those that neither approach
+   nor are wanted with every overlap (returned); of them, those certified apart again before
+   t = 1 in *go, from *t1 on. */
+static __attribute__((noinline)) vm vspin_touching(const vspin_q *Q, const vspin_eval *e,
+                                                   const vf n[3], vf dlk, vm ov,
+                                                   vm all_overlaps, vf *t1, vm *go)
+{
+    const vf zero = vzero();
+    vf flat = vmul(Q->S, vset(TOI_BOX_FLAT));
+    vm approach = mand(vspin_approach(e->a, e->b, Q->ha, Q->hb, Q->A.w, Q->B.w, Q->v, e->D, n,
+                                      flat),
+                       vgt(vabs(dlk), zero));
+    vm leave = mandnot(ov, mor(approach, all_overlaps));
+    if (mbits(leave)) {
+        *t1 = vspin_leave(e->a, e->b, Q->ha, Q->hb, &Q->sa, &Q->sb, Q->A.w, Q->B.w, Q->v, Q->vn,
+                          e->D, n, flat);
+        *go = mand(leave, mand(vgt(*t1, zero), vlt(*t1, vset(1.0f))));
+    }
+    return leave;
+}
+
 /* One pass of the scalar's loop for the lanes in live, lane by lane at its own time t and
    iteration count it (a float): the lanes it decides in *dec, of them the hits (overlap at
-   t = 0, within the tolerance, budget spent) in *hit, the overlaps in *ov; the other live
-   lanes' t advanced. */
-TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm *dec, vm *hit, vm *ov)
+   t = 0 approaching or with every overlap wanted, within the tolerance, budget spent) in
+   *hit, the overlaps in *ov; the other live lanes' t advanced (an overlap at t = 0 that does
+   not approach to the time vspin_leave certifies, or decided as a miss). */
+TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm all_overlaps, vm *dec,
+                            vm *hit, vm *ov)
 {
     const vf zero = vzero(), one = vset(1.0f), two = vset(2.0f), half = vset(0.5f);
     const vf erot = vset(TOI_BOX_SPIN_EROT), eang = vset(TOI_BOX_SPIN_EANG);
@@ -294,6 +389,17 @@ TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm *dec, v
                   vmul(vadd(erot, vmul(eang, phib)), sb->r));
     vf gap = vsub(vsub(e.G, Q->eN), vsel(vgt(t, zero), err, zero));
     vm ov_now = mand(live, mand(veq(t, zero), vle(e.G, zero)));
+    vf n[3], dlk;
+    vf nn = vspin_normal(e.a, e.b, e.C, e.dl, e.kf, n, &dlk);
+    /* touching at t = 0: a hit when they approach (or every overlap is wanted); otherwise on
+       from the time they are certified apart again (t1), a miss when not shown */
+    vm ov_go = mconst(0), live0 = live;
+    vf t1 = zero;
+    if (mbits(ov_now)) {
+        vm ov_leave = vspin_touching(Q, &e, n, dlk, ov_now, all_overlaps, &t1, &ov_go);
+        ov_now = mandnot(ov_now, ov_leave);
+        live = mandnot(live, ov_leave);
+    }
     vm rest = mandnot(live, ov_now);
     vm hit_now = mand(rest, vle(gap, Q->tol));
     rest = mandnot(rest, hit_now);
@@ -307,8 +413,7 @@ TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm *dec, v
     rest = mandnot(rest, budget_now);
     *ov = ov_now;
     *hit = mor(mor(ov_now, hit_now), budget_now);
-    vf n[3], ca[3], cb[3];
-    vf nn = vspin_normal(e.a, e.b, e.C, e.dl, e.kf, n);
+    vf ca[3], cb[3];
     vf vnn = vdot3(v, n);
     vcross3(n, sa->u, ca);
     vcross3(n, sb->u, cb);
@@ -321,20 +426,20 @@ TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm *dec, v
     vf dt = vmul(vdiv(vsub(gap, slack), beta), vset(VSPIN_DOWN));
     vm clear = mand(rest, vgt(dt, vmul(rem, up)));
     rest = mandnot(rest, clear);
-    *dec = mandnot(live, rest);
+    *dec = mandnot(mandnot(live0, rest), ov_go);
     dt = vsel(vgt(dt, zero), dt, zero);
     vf tn = vadd(t, dt);
     tn = vsel(vlt(tn, one), tn, one);
-    *tp = vsel(rest, tn, t);
+    *tp = vsel(rest, tn, vsel(ov_go, t1, t));
 }
 
-/* The lanes in hitm (decided as hits at their t; ov: touching at t = 0), of those in
-   active: the evaluation that decided them again, the normal, point and depth, and whether
-   an overlap approaches. */
-TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, vm all_overlaps,
-                          int full, vres *o, vf *texit)
+/* The lanes in hitm (decided as hits at their t; ov: touching at t = 0, approaching or every
+   overlap wanted), of those in active: the evaluation that decided them again, the normal,
+   point and depth. */
+TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, int full, vres *o,
+                          vf *texit)
 {
-    const vf zero = vzero(), half = vset(0.5f);
+    const vf half = vset(0.5f);
     const vbox *A = &Q->A, *B = &Q->B;
     const vf *ha = Q->ha, *hb = Q->hb, S = Q->S;
     vspin_eval e;
@@ -343,10 +448,7 @@ TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, vm 
     vf nv[3], p[3], dk, Rk, ek, LLk;
     vbox_normal_point(e.a, e.b, e.C, e.dl, e.d, e.R, e.LL, Q->eF, Q->eE, e.kf,
                       mand(active, hitm), e.D, ha, hb, S, nv, p, &dk, &Rk, &ek, &LLk);
-    vm approach = mand(vgt(dk, zero),
-                       vspin_approach(e.a, e.b, ha, hb, A->w, B->w, Q->v, e.D, nv,
-                                      vmul(S, vset(TOI_BOX_FLAT))));
-    vm hit = mand(active, mand(hitm, mor(mandnot(mconst(1), ov), mor(approach, all_overlaps))));
+    vm hit = mand(active, hitm);
     o->t = vsel(hit, t, vset(TOI_NO_HIT));
     *texit = o->t;
     if (!full)
@@ -450,7 +552,7 @@ static inline size_t vspin_finish(const vspin_queue *sq, const uint32_t *hk, con
         vm active = vgt(vload(act), zero);
         vres r;
         vf te;
-        vm h = vspin_tail(&Q, th, active, active, ovm, sq->all_overlaps, sq->full, &r, &te);
+        vm h = vspin_tail(&Q, th, active, active, ovm, sq->full, &r, &te);
         hits += vcount_n(h, cnt);
         float buf[8][VW];
         vf *rv[8] = {&r.t, &r.nx, &r.ny, &r.nz, &r.px, &r.py, &r.pz, &r.depth};
@@ -520,7 +622,7 @@ static inline size_t vspin_run(vspin_queue *sq)
             f[j] = ((busy >> j) & 1u) ? 1.0f : 0.0f;
         vm live = vgt(vload(f), zero);
         vm dec, hm, ov;
-        vspin_iter(&Q, &t, it, live, &dec, &hm, &ov);
+        vspin_iter(&Q, &t, it, live, sq->all_overlaps, &dec, &hm, &ov);
         it = vadd(it, one);
         unsigned db = mbits(dec);
         if (db) {
