@@ -523,7 +523,8 @@ TOI_SCALAR_INLINE float spin_leave_h(const float x[3][3], const float hx[3], con
      K = |wX|^2 rX + 2 |wY| (|v| + |wX| rX) + |wY|^2 (|D| + |v| + rX)
    (rounded up); h is concave in tau, so h(tau) > 0 with h(0) <= 0 means apart on (t', tau]
    for a t' at most the time the touching part of the contact takes to open. The latest
-   certified of tau = rate / K (h's peak) and 1.75 times it, for either box. */
+   certified of tau = rate / K (h's peak) and 1.75 times it, for either box; 0 when none is
+   but a box's vertices move apart (rate > 0), -1 when neither's do. */
 TOI_SCALAR_INLINE float spin_leave(const float a[3][3], const float b[3][3], const float ha[3],
                                    const float hb[3], const spin_box *sa, const spin_box *sb,
                                    const float wa[3], const float wb[3], const float v[3],
@@ -554,7 +555,7 @@ TOI_SCALAR_INLINE float spin_leave(const float a[3][3], const float b[3][3], con
         ta = ta < 1.0f ? ta : 1.0f;
         tb = tb < 1.0f ? tb : 1.0f;
     }
-    return t1;
+    return t1 > 0.0f || ua > 0.0f || ub > 0.0f ? t1 : -1.0f;
 }
 
 /* The squared radius the bounding-ball tests compare with: rho = (rA + rB) rounded up, plus
@@ -639,6 +640,10 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
                 break;
             }
             float t1 = spin_leave(e.a, e.b, ha, hb, &sa, &sb, A->w, B->w, v, vn, e.D, n0, flat);
+            if (t1 == 0.0f && e.G >= -tol) { /* moving apart, not shown apart: a hit at 0 */
+                overlap = 1;
+                break;
+            }
             if (!(t1 > 0.0f && t1 < 1.0f))
                 return 0;
             t = t1;

@@ -240,7 +240,7 @@ TOI_VINLINE vf vspin_leave(const vf a[3][3], const vf b[3][3], const vf ha[3], c
         ta = vsel(vlt(ta, one), ta, one);
         tb = vsel(vlt(tb, one), tb, one);
     }
-    return t1;
+    return vsel(mor(vgt(t1, zero), mor(vgt(ua, zero), vgt(ub, zero))), t1, vset(-1.0f));
 }
 
 /* The scalar's box_normal() for the axis kf (a float 0..14 per lane); returns L.L. The
@@ -348,8 +348,9 @@ TOI_VINLINE vm vspin_prep(vspin_q *Q)
 }
 
 /* vspin_iter's lanes ov touching at t = 0 (rare: out of line): those that neither approach
-   nor are wanted with every overlap (returned); of them, those certified apart again before
-   t = 1 in *go, from *t1 on. */
+   nor are wanted with every overlap nor move apart uncertified within the tolerance
+   (returned: a miss or on); of them, those certified apart again before t = 1 in *go, from
+   *t1 on. */
 static __attribute__((noinline)) vm vspin_touching(const vspin_q *Q, const vspin_eval *e,
                                                    const vf n[3], vf dlk, vm ov,
                                                    vm all_overlaps, vf *t1, vm *go)
@@ -363,6 +364,8 @@ static __attribute__((noinline)) vm vspin_touching(const vspin_q *Q, const vspin
     if (mbits(leave)) {
         *t1 = vspin_leave(e->a, e->b, Q->ha, Q->hb, &Q->sa, &Q->sb, Q->A.w, Q->B.w, Q->v, Q->vn,
                           e->D, n, flat);
+        /* moving apart but not shown apart, touching within the tolerance: a hit at t = 0 */
+        leave = mandnot(leave, mand(veq(*t1, zero), vge(e->G, vneg(Q->tol))));
         *go = mand(leave, mand(vgt(*t1, zero), vlt(*t1, vset(1.0f))));
     }
     return leave;
