@@ -205,7 +205,8 @@ TOI_VINLINE vf vspin_leave_h(const vf x[3][3], const vf hx[3], const vf y[3][3],
 }
 
 /* The scalar's spin_leave(): touching at t = 0 without approaching, the time by which the
-   boxes are certified apart again (0: not shown). */
+   boxes are certified apart again (0: not shown while a box's vertices move apart; -1: no
+   vertex moves apart). */
 TOI_VINLINE vf vspin_leave(const vf a[3][3], const vf b[3][3], const vf ha[3], const vf hb[3],
                            const vspin_box *sa, const vspin_box *sb, const vf wa[3],
                            const vf wb[3], const vf v[3], vf vmag, const vf D[3], const vf n[3],
