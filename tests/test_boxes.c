@@ -1736,11 +1736,14 @@ static void case_spin_contract(const void *ctx)
             ld ts = spin_first(Ta, Tb, delta, 1, delta / (2 * spin_lip(Ta, Tb)));
             ret = one(im, Ta, Tb, 0, &h);
             float t = h.f[0][0];
-            CHECK(dist_at(Ta, Tb, 0, 0) == 0 && ts > 0 && ts <= 1 && ret == 1 &&
+            /* touching at t = 0 within delta (the oracle's long double is only double
+               under valgrind) */
+            CHECK(dist_at(Ta, Tb, 0, 0) <= delta && ts > 0 && ts <= 1 && ret == 1 &&
                       (c == 2 ? t == 0 : t > 0) && t <= ts &&
                       dist_at(Ta, Tb, t, 0) <= SPIN_DIST_K * tol && (c != 1 || t > 0.2f),
                   "touching, moving apart, turning back (%d): returned %td, t = %.9g (the "
-                  "shrunk pair's contact %.9Lg)", c, ret, t, ts);
+                  "shrunk pair's contact %.9Lg; %.3Lg apart at t = 0, %.3Lg tol at t)", c, ret,
+                  t, ts, dist_at(Ta, Tb, 0, 0), dist_at(Ta, Tb, t, 0) / tol);
             ret = one(im, Ta, Tb, TOI_ALL_OVERLAPS, &h);
             CHECK(ret == 1 && h.f[0][0] == 0.0f && h.f[7][0] == 0.0f,
                   "touching, moving apart, turning back (%d), TOI_ALL_OVERLAPS: returned %td, "
