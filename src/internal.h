@@ -253,6 +253,11 @@ static inline int toi_plane_ok(const toi_plane *P)
    supporting feature extends along it) when h_m |axis_m . n| is at most this times the
    query's scaled size. */
 #define TOI_BOX_FLAT 0x1p-12f
+/* Touching at t = 0: axes whose penetrations lie within TOI_BOX_TIE times the scaled size of
+   the least count as tied with it; the pair approaches only when it closes along each
+   (docs/boxes.md, the contract). Half of delta = 64 FLT_EPSILON S; above the difference of two
+   exactly touching axes' penetrations (grown radii included) at 1/2 <= |axis| <= 1. */
+#define TOI_BOX_TIE 0x1p-18f
 /* Edge-edge contact point: edges with |a_i x b_j|^2 below this take their midpoints. */
 #define TOI_BOX_MIN_CROSS2 0x1p-40f
 /* Edge-edge contact point: supporting edges whose closest points lie farther apart than this

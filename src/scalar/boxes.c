@@ -558,6 +558,52 @@ TOI_SCALAR_INLINE float spin_leave(const float a[3][3], const float b[3][3], con
     return t1 > 0.0f || ua > 0.0f || ub > 0.0f ? t1 : -1.0f;
 }
 
+/* Touching at t = 0, the penetration is the least over the 15 axes, so it grows only when it
+   grows along every axis that attains that least: an axis tied with the least (its
+   penetration pen within TOI_BOX_TIE S of it, its direction not shorter than 1/2, so that
+   its rounding lies well inside the tie) along which A's centre does not move toward B
+   (d = 0 or w <= 0: separating or sliding) keeps the pair from approaching. Without it,
+   two boxes touching along an edge or at a corner (several axes touching at once, as
+   between neighbours on a grid) approached whenever the lowest of those axes closed, while
+   another opened: a hit at t = 0 for a pair that moves apart. Returns 1 when such an axis
+   exists. When the tied axis's penetration was not exactly the least, the pair penetrates
+   at most about the tie (half the margin delta = 64 FLT_EPSILON S) further before it
+   separates. */
+TOI_SCALAR_INLINE int box_ties(const float pen[15], const float d[15], const float w[15],
+                               const float LL[15], float best, float S)
+{
+    float lim = best + S * TOI_BOX_TIE;
+    int open = 0;
+    for (int k = 0; k < 15; k++)
+        open |= pen[k] <= lim && LL[k] >= 0.25f && !(d[k] > 0.0f && w[k] > 0.0f);
+    return open;
+}
+
+/* box_ties() for a rotation, touching at t = 0 and approaching along the axis of least
+   penetration e->k: the first axis tied with it (G - g_k <= TOI_BOX_TIE S, |axis| >= 1/2)
+   along which no vertex of the deepest features closes (or A's centre lies on neither side).
+   Returns 1 with its normal in n when there is one: the pair does not approach, and the
+   sweep's leave test (spin_leave) goes on along that axis. */
+TOI_SCALAR_INLINE int spin_open(const spin_eval *e, const float ha[3], const float hb[3],
+                                const float wa[3], const float wb[3], const float v[3], float S,
+                                float flat, float n[3])
+{
+    float lim = e->G - S * TOI_BOX_TIE;
+    for (int k = 0; k < 15; k++) {
+        float g = e->d[k] - e->R[k], nk[3];
+        if (k >= 6)
+            g = g / sqrtf(e->LL[k]);
+        if (!(g >= lim && e->LL[k] >= 0.25f))
+            continue;
+        box_normal(e->a, e->b, e->C, k, e->dl[k], nk);
+        if (!(spin_approach(e->a, e->b, ha, hb, wa, wb, v, e->D, nk, flat) && e->d[k] > 0.0f)) {
+            n[0] = nk[0], n[1] = nk[1], n[2] = nk[2];
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The squared radius the bounding-ball tests compare with: rho = (rA + rB) rounded up, plus
    2^-16 for the rounding of the terms compared with it (spin_far, spin_start). */
 TOI_SCALAR_INLINE float spin_rr(float ra, float rb)
@@ -633,9 +679,11 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
             float n0[3];
             box_normal(e.a, e.b, e.C, e.k, e.dl[e.k], n0);
             float flat = S * TOI_BOX_FLAT;
-            if ((flags & TOI_ALL_OVERLAPS) ||
-                (spin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, n0, flat) &&
-                 e.d[e.k] > 0.0f)) {
+            int approach = spin_approach(e.a, e.b, ha, hb, A->w, B->w, v, e.D, n0, flat) &&
+                           e.d[e.k] > 0.0f;
+            if (approach && !(flags & TOI_ALL_OVERLAPS))
+                approach = !spin_open(&e, ha, hb, A->w, B->w, v, S, flat, n0);
+            if ((flags & TOI_ALL_OVERLAPS) || approach) {
                 overlap = 1;
                 break;
             }
@@ -813,14 +861,15 @@ TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags
     int kn = kin;
     float t;
     if (overlap) {
-        /* the axis of least penetration decides the normal and whether they approach */
-        float best = 0.0f;
+        /* the axis of least penetration decides the normal; they approach when A's centre
+           moves toward B along it and along every axis tied with it (box_ties) */
+        float best = 0.0f, pen[15];
         for (int k = 0; k < 15; k++) {
-            float pen = (R[k] - d[k]) / sqrtf(LL[k]);
-            if (k == 0 || pen < best)
-                best = pen, kn = k;
+            pen[k] = (R[k] - d[k]) / sqrtf(LL[k]);
+            if (k == 0 || pen[k] < best)
+                best = pen[k], kn = k;
         }
-        int approach = d[kn] > 0.0f && w[kn] > 0.0f;
+        int approach = d[kn] > 0.0f && w[kn] > 0.0f && !box_ties(pen, d, w, LL, best, S);
         if (!approach && !(flags & TOI_ALL_OVERLAPS))
             return 0;
         t = 0.0f;

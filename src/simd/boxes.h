@@ -589,25 +589,33 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     vf kn = kin;
     vm approach = mconst(0);
     if (mbits(mand(valid, overlap))) {
-        vf best = zero, kp = zero, dk = zero, wk = zero;
+        /* the axis of least penetration, and the scalar's box_ties() over its ties */
+        vf best = zero, kp = zero, pen[15], LL[15];
+        vm closes[15];
         TOI_UNROLL
         for (int k = 0; k < 15; k++) {
             vf dlk, dvk, Rk;
             vbox_axis(k, C, AC, fdl, fdv, ha, hb, eF, eE, &dlk, &dvk, &Rk);
             vf d = vabs(dlk), w = vsel(vge(dlk, zero), vneg(dvk), dvk);
-            vf pen = vdiv(vsub(Rk, d), vsqrt(vbox_axis_len2(k, C)));
+            LL[k] = vbox_axis_len2(k, C);
+            pen[k] = vdiv(vsub(Rk, d), vsqrt(LL[k]));
+            closes[k] = mand(vgt(d, zero), vgt(w, zero));
             if (k == 0) {
-                best = pen, dk = d, wk = w;
+                best = pen[k], approach = closes[k];
             } else {
-                vm lt = vlt(pen, best);
-                best = vsel(lt, pen, best);
+                vm lt = vlt(pen[k], best);
+                best = vsel(lt, pen[k], best);
                 kp = vsel(lt, vset((float)k), kp);
-                dk = vsel(lt, d, dk);
-                wk = vsel(lt, w, wk);
+                approach = mor(mand(lt, closes[k]), mandnot(approach, lt));
             }
         }
+        const vf lim = vadd(best, vmul(S, vset(TOI_BOX_TIE))), quarter = vset(0.25f);
+        vm open = mconst(0);
+        TOI_UNROLL
+        for (int k = 0; k < 15; k++)
+            open = mor(open, mandnot(mand(vle(pen[k], lim), vge(LL[k], quarter)), closes[k]));
         kn = vsel(overlap, kp, kin);
-        approach = mand(vgt(dk, zero), vgt(wk, zero));
+        approach = mandnot(approach, open);
     }
     vm hit_ov = mand(overlap, mor(approach, all_overlaps));
     vm hit_sep = mand(mandnot(vgt(tin, zero), overlap), mand(vle(tin, tout), vle(tin, one)));

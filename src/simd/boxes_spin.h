@@ -361,10 +361,33 @@ static __attribute__((noinline)) vm vspin_touching(const vspin_q *Q, const vspin
     vm approach = mand(vspin_approach(e->a, e->b, Q->ha, Q->hb, Q->A.w, Q->B.w, Q->v, e->D, n,
                                       flat),
                        vgt(vabs(dlk), zero));
+    /* the scalar's spin_open(): the first tied axis along which they do not approach */
+    vm cand = mandnot(mand(ov, approach), all_overlaps), open = mconst(0);
+    vf nl[3] = {n[0], n[1], n[2]};
+    if (mbits(cand)) {
+        const vf lim = vsub(e->G, vmul(Q->S, vset(TOI_BOX_TIE))), quarter = vset(0.25f);
+        for (int k = 0; k < 15; k++) {
+            vf g = vsub(e->d[k], e->R[k]);
+            if (k >= 6)
+                g = vdiv(g, vsqrt(e->LL[k]));
+            vm tied = mandnot(mand(cand, mand(vge(g, lim), vge(e->LL[k], quarter))), open);
+            if (!mbits(tied))
+                continue;
+            vf nk[3], dk;
+            vspin_normal(e->a, e->b, e->C, e->dl, vset((float)k), nk, &dk);
+            vm op = mandnot(tied, mand(vspin_approach(e->a, e->b, Q->ha, Q->hb, Q->A.w, Q->B.w,
+                                                      Q->v, e->D, nk, flat),
+                                       vgt(e->d[k], zero)));
+            for (int c = 0; c < 3; c++)
+                nl[c] = vsel(op, nk[c], nl[c]);
+            open = mor(open, op);
+        }
+        approach = mandnot(approach, open);
+    }
     vm leave = mandnot(ov, mor(approach, all_overlaps));
     if (mbits(leave)) {
         *t1 = vspin_leave(e->a, e->b, Q->ha, Q->hb, &Q->sa, &Q->sb, Q->A.w, Q->B.w, Q->v, Q->vn,
-                          e->D, n, flat);
+                          e->D, nl, flat);
         /* moving apart but not shown apart, touching within the tolerance: a hit at t = 0 */
         leave = mandnot(leave, mand(veq(*t1, zero), vge(e->G, vneg(Q->tol))));
         *go = mand(leave, mand(vgt(*t1, zero), vlt(*t1, vset(1.0f))));
