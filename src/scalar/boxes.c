@@ -493,10 +493,10 @@ TOI_SCALAR_INLINE int spin_approach(const float a[3][3], const float b[3][3], co
    separation is at least
      h(tau) = base + tau c - sum hX_m |x_m.n + sg tau x_m.M| - sum hY_m |y_m.n| - K tau^2 / 2
    (base = n.D: the lowest vertex of the linearised motion, less the quadratic term), less a
-   margin for the rounding and the axes' rotation error. Returns h(tau) - margin. */
+   margin for the rounding and the axes' rotation error erot. Returns h(tau) - margin. */
 TOI_SCALAR_INLINE float spin_leave_h(const float x[3][3], const float hx[3], const float y[3][3],
                                      const float hy[3], const float n[3], const float M[3],
-                                     float sg, float base, float c, float K, float rxy,
+                                     float sg, float base, float c, float K, float erot,
                                      float tau)
 {
     float s = base + tau * c, mag = fabsf(base) + tau * fabsf(c);
@@ -511,7 +511,7 @@ TOI_SCALAR_INLINE float spin_leave_h(const float x[3][3], const float hx[3], con
         mag = mag + yn;
     }
     float q = ((K * tau) * tau) * 0.5f;
-    float margin = rxy * TOI_BOX_SPIN_EROT + (mag + q) * 0x1p-18f;
+    float margin = erot + (mag + q) * 0x1p-18f;
     return (s - q) - margin;
 }
 
@@ -524,16 +524,19 @@ TOI_SCALAR_INLINE float spin_leave_h(const float x[3][3], const float hx[3], con
    (rounded up); h is concave in tau, so h(tau) > 0 with h(0) <= 0 means apart on (t', tau]
    for a t' at most the time the touching part of the contact takes to open. The latest
    certified of tau = rate / K (h's peak) and 1.75 times it, for either box; 0 when none is
-   but a box's vertices move apart (rate > 0), -1 when neither's do. */
+   but a box's vertices move apart (rate > 0), -1 when neither's do. The same holds from any
+   time of the step (the frames, D and n then those of that time, tau counted from it, erot
+   the axes' rotation error bound there). */
 TOI_SCALAR_INLINE float spin_leave(const float a[3][3], const float b[3][3], const float ha[3],
                                    const float hb[3], const spin_box *sa, const spin_box *sb,
                                    const float wa[3], const float wb[3], const float v[3],
-                                   float vmag, const float D[3], const float n[3], float flat)
+                                   float vmag, const float D[3], const float n[3], float flat,
+                                   float erot)
 {
     float M[3], c[2], u[2];
     spin_rates(a, b, ha, hb, wa, wb, v, D, n, flat, M, c, u);
     float c0 = c[0], c1 = c[1], ua = u[0], ub = u[1];
-    float base = dot3(n, D), dmag = sqrtf(dot3(D, D)) * SPIN_UP, rab = sa->r + sb->r;
+    float base = dot3(n, D), dmag = sqrtf(dot3(D, D)) * SPIN_UP;
     float dv = dmag + vmag;
     float ka = ((sa->wb * sa->wb) * sa->r + (2.0f * sb->wb) * (vmag + sa->wb * sa->r)) +
                (sb->wb * sb->wb) * (dv + sa->r);
@@ -546,8 +549,8 @@ TOI_SCALAR_INLINE float spin_leave(const float a[3][3], const float b[3][3], con
     tb = tb < 1.0f ? tb : 1.0f;
     float t1 = 0.0f;
     for (int j = 0; j < 2; j++) { /* tau = rate / K, then 1.75 times it (h is 0.22 rate^2 / K) */
-        float hA = spin_leave_h(a, ha, b, hb, n, M, 1.0f, base, c0, ka, rab, ta);
-        float hB = spin_leave_h(b, hb, a, ha, n, M, -1.0f, base, c1, kb, rab, tb);
+        float hA = spin_leave_h(a, ha, b, hb, n, M, 1.0f, base, c0, ka, erot, ta);
+        float hB = spin_leave_h(b, hb, a, ha, n, M, -1.0f, base, c1, kb, erot, tb);
         t1 = hA > 0.0f && ta > t1 ? ta : t1;
         t1 = hB > 0.0f && tb > t1 ? tb : t1;
         ta = ta * 1.75f;
@@ -647,6 +650,29 @@ TOI_SCALAR_INLINE float spin_start(const float l[3], const float v[3], float ra,
     return c > rr && b < 0.0f ? t0 : 0.0f;
 }
 
+/* Overlapping at t: how deep a point common to both boxes lies inside them - A's point
+   nearest B's centre, inside B, or B's point nearest A's centre, inside A, the deeper
+   (x_m = -D.a_m clamped to A, the point D + sum x_m a_m relative to B's centre, its depth
+   min_j hB_j - |D.b_j + sum_m x_m C_mj|; the same the other way). As a material point of its
+   box it stays inside the other for a time of at least that depth over the points' speed
+   bound: the boxes cannot part sooner. Negative when the points lie outside. */
+TOI_SCALAR_INLINE float spin_witness(const spin_eval *e, const float ha[3], const float hb[3])
+{
+    float x[3], y[3], wa = 0.0f, wb = 0.0f;
+    for (int m = 0; m < 3; m++) {
+        x[m] = clamp_h(-e->dl[m], ha[m]);
+        y[m] = clamp_h(e->dl[3 + m], hb[m]);
+    }
+    for (int j = 0; j < 3; j++) {
+        float pb = e->dl[3 + j] + ((x[0] * e->C[0][j] + x[1] * e->C[1][j]) + x[2] * e->C[2][j]);
+        float qa = -e->dl[j] + ((y[0] * e->C[j][0] + y[1] * e->C[j][1]) + y[2] * e->C[j][2]);
+        float db = hb[j] - fabsf(pb), da = ha[j] - fabsf(qa);
+        wb = j == 0 || db < wb ? db : wb;
+        wa = j == 0 || da < wa ? da : wa;
+    }
+    return wa > wb ? wa : wb;
+}
+
 /* The query with a rotation (l, v, ha, hb already scaled; S the scaled size). */
 TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const float l[3],
                                      const float v[3], const float ha[3], const float hb[3],
@@ -665,7 +691,7 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
     float eN = S * 0x1p-18f; /* G's normalization: a few FLT_EPSILON of it */
     spin_eval e;
     float t = spin_start(l, v, sa.r, sb.r);
-    int overlap = 0;
+    int overlap = 0, held = 0;
     for (int it = 0;; it++) {
         float phia = (t * sa.wn) * 0.5f, phib = (t * sb.wn) * 0.5f;
         spin_at(t, phia, phib, A, B, &sa, &sb, l, v, ha, hb, eF, eE, &e);
@@ -687,16 +713,51 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
                 overlap = 1;
                 break;
             }
-            float t1 = spin_leave(e.a, e.b, ha, hb, &sa, &sb, A->w, B->w, v, vn, e.D, n0, flat);
+            float t1 = spin_leave(e.a, e.b, ha, hb, &sa, &sb, A->w, B->w, v, vn, e.D, n0, flat,
+                                  (sa.r + sb.r) * TOI_BOX_SPIN_EROT);
             if (t1 == 0.0f && e.G >= -tol) { /* moving apart, not shown apart: a hit at 0 */
                 overlap = 1;
                 break;
             }
-            if (!(t1 > 0.0f && t1 < 1.0f))
+            if (t1 == 0.0f) /* deeper: held in this first contact until shown apart (below) */
+                held = 1;
+            else if (!(t1 > 0.0f && t1 < 1.0f))
                 return 0;
-            t = t1;
+            else {
+                t = t1;
+                continue;
+            }
+        }
+        if (held && gap <= 0.0f) {
+            /* in the first contact, overlapping at t = 0 and moving apart deeper than the
+               tolerance (docs/boxes.md, "Held in the first contact"): on until certified
+               apart (gap > 0: the sweep goes on from there), by the witness's depth over the
+               speed bound while it exceeds the tolerance (in contact all along), else by
+               the time the leave test from t shows them apart (at t = 0 it has just
+               failed), else by tol / bound (a parting within it stays within tol / 2) */
+            if (it == TOI_BOX_SPIN_BUDGET) { /* budget spent, not shown apart: a hit at 0 */
+                t = 0.0f;
+                spin_at(t, 0.0f, 0.0f, A, B, &sa, &sb, l, v, ha, hb, eF, eE, &e);
+                overlap = 1;
+                break;
+            }
+            float bu = bound * SPIN_UP, c = (spin_witness(&e, ha, hb) - err) - eN;
+            float t1 = 0.0f;
+            if (!(c > tol) && t > 0.0f) {
+                float n[3];
+                box_normal(e.a, e.b, e.C, e.k, e.dl[e.k], n);
+                t1 = spin_leave(e.a, e.b, ha, hb, &sa, &sb, A->w, B->w, v, vn, e.D, n,
+                                S * TOI_BOX_FLAT, err);
+            }
+            c = c > tol ? c : tol;
+            float dt = ((c - (t * 0x1p-22f) * bu) / bu) * SPIN_DOWN;
+            dt = t1 > dt ? t1 : dt;
+            t = t + (dt > 0.0f ? dt : 0.0f);
+            if (!(t < 1.0f)) /* in contact to the end of the step */
+                return 0;
             continue;
         }
+        held = 0;
         if (gap <= tol) /* within the tolerance: a hit at t */
             break;
         float rem = 1.0f - t, ra = sa.wb * rem, rb = sb.wb * rem;

@@ -184,7 +184,7 @@ TOI_VINLINE vm vspin_approach(const vf a[3][3], const vf b[3][3], const vf ha[3]
 /* The scalar's spin_leave_h(). */
 TOI_VINLINE vf vspin_leave_h(const vf x[3][3], const vf hx[3], const vf y[3][3], const vf hy[3],
                              const vf n[3], const vf M[3], float sg, vf base, vf c, vf K,
-                             vf rxy, vf tau)
+                             vf erot, vf tau)
 {
     vf s = vadd(base, vmul(tau, c)), mag = vadd(vabs(base), vmul(tau, vabs(c)));
     TOI_UNROLL
@@ -200,23 +200,23 @@ TOI_VINLINE vf vspin_leave_h(const vf x[3][3], const vf hx[3], const vf y[3][3],
         mag = vadd(mag, yn);
     }
     vf q = vmul(vmul(vmul(K, tau), tau), vset(0.5f));
-    vf margin = vadd(vmul(rxy, vset(TOI_BOX_SPIN_EROT)), vmul(vadd(mag, q), vset(0x1p-18f)));
+    vf margin = vadd(erot, vmul(vadd(mag, q), vset(0x1p-18f)));
     return vsub(vsub(s, q), margin);
 }
 
-/* The scalar's spin_leave(): touching at t = 0 without approaching, the time by which the
-   boxes are certified apart again (0: not shown while a box's vertices move apart; -1: no
-   vertex moves apart). */
+/* The scalar's spin_leave(): touching at t = 0 (or held in that contact at a later t)
+   without approaching, the time by which the boxes are certified apart again, counted from
+   then (0: not shown while a box's vertices move apart; -1: no vertex moves apart). */
 TOI_VINLINE vf vspin_leave(const vf a[3][3], const vf b[3][3], const vf ha[3], const vf hb[3],
                            const vspin_box *sa, const vspin_box *sb, const vf wa[3],
                            const vf wb[3], const vf v[3], vf vmag, const vf D[3], const vf n[3],
-                           vf flat)
+                           vf flat, vf erot)
 {
     const vf zero = vzero(), one = vset(1.0f), up = vset(VSPIN_UP);
     vf M[3], c[2], u[2];
     vspin_rates(a, b, ha, hb, wa, wb, v, D, n, flat, M, c, u);
     vf c0 = c[0], c1 = c[1], ua = u[0], ub = u[1];
-    vf base = vdot3(n, D), dmag = vmul(vsqrt(vdot3(D, D)), up), rab = vadd(sa->r, sb->r);
+    vf base = vdot3(n, D), dmag = vmul(vsqrt(vdot3(D, D)), up);
     vf dv = vadd(dmag, vmag);
     vf ka = vadd(vadd(vmul(vmul(sa->wb, sa->wb), sa->r),
                       vmul(vmul(vset(2.0f), sb->wb), vadd(vmag, vmul(sa->wb, sa->r)))),
@@ -232,8 +232,8 @@ TOI_VINLINE vf vspin_leave(const vf a[3][3], const vf b[3][3], const vf ha[3], c
     vf t1 = zero;
     TOI_UNROLL
     for (int j = 0; j < 2; j++) {
-        vf hA = vspin_leave_h(a, ha, b, hb, n, M, 1.0f, base, c0, ka, rab, ta);
-        vf hB = vspin_leave_h(b, hb, a, ha, n, M, -1.0f, base, c1, kb, rab, tb);
+        vf hA = vspin_leave_h(a, ha, b, hb, n, M, 1.0f, base, c0, ka, erot, ta);
+        vf hB = vspin_leave_h(b, hb, a, ha, n, M, -1.0f, base, c1, kb, erot, tb);
         t1 = vsel(mand(vgt(hA, zero), vgt(ta, t1)), ta, t1);
         t1 = vsel(mand(vgt(hB, zero), vgt(tb, t1)), tb, t1);
         ta = vmul(ta, vset(1.75f));
@@ -387,7 +387,8 @@ static __attribute__((noinline)) vm vspin_touching(const vspin_q *Q, const vspin
     vm leave = mandnot(ov, mor(approach, all_overlaps));
     if (mbits(leave)) {
         *t1 = vspin_leave(e->a, e->b, Q->ha, Q->hb, &Q->sa, &Q->sb, Q->A.w, Q->B.w, Q->v, Q->vn,
-                          e->D, nl, flat);
+                          e->D, nl, flat,
+                          vmul(vadd(Q->sa.r, Q->sb.r), vset(TOI_BOX_SPIN_EROT)));
         /* moving apart but not shown apart, touching within the tolerance: a hit at t = 0 */
         leave = mandnot(leave, mand(veq(*t1, zero), vge(e->G, vneg(Q->tol))));
         *go = mand(leave, mand(vgt(*t1, zero), vlt(*t1, vset(1.0f))));
@@ -395,13 +396,57 @@ static __attribute__((noinline)) vm vspin_touching(const vspin_q *Q, const vspin
     return leave;
 }
 
+/* The scalar's spin_witness(). */
+TOI_VINLINE vf vspin_witness(const vspin_eval *e, const vf ha[3], const vf hb[3])
+{
+    vf x[3], y[3], wa = vzero(), wb = vzero();
+    TOI_UNROLL
+    for (int m = 0; m < 3; m++) {
+        x[m] = vclamp(vneg(e->dl[m]), ha[m]);
+        y[m] = vclamp(e->dl[3 + m], hb[m]);
+    }
+    TOI_UNROLL
+    for (int j = 0; j < 3; j++) {
+        vf pb = vadd(e->dl[3 + j], vadd(vadd(vmul(x[0], e->C[0][j]), vmul(x[1], e->C[1][j])),
+                                        vmul(x[2], e->C[2][j])));
+        vf qa = vadd(vneg(e->dl[j]), vadd(vadd(vmul(y[0], e->C[j][0]), vmul(y[1], e->C[j][1])),
+                                          vmul(y[2], e->C[j][2])));
+        vf db = vsub(hb[j], vabs(pb)), da = vsub(ha[j], vabs(qa));
+        wb = j == 0 ? db : vsel(vlt(db, wb), db, wb);
+        wa = j == 0 ? da : vsel(vlt(da, wa), da, wa);
+    }
+    return vsel(vgt(wa, wb), wa, wb);
+}
+
+/* The scalar's step for a query held in its first contact (rare: out of line): the next t of
+   the lanes in hm, at t with the evaluation e, the rotation error bound err and the normal
+   n of e's axis. */
+static __attribute__((noinline)) vf vspin_hold(const vspin_q *Q, const vspin_eval *e, vf t,
+                                               vf err, const vf n[3], vm hm)
+{
+    const vf zero = vzero();
+    vf bu = vmul(Q->bound, vset(VSPIN_UP));
+    vf c = vsub(vsub(vspin_witness(e, Q->ha, Q->hb), err), Q->eN), t1 = zero;
+    vm lv = mand(hm, mandnot(vgt(t, zero), vgt(c, Q->tol)));
+    if (mbits(lv))
+        t1 = vsel(lv,
+                  vspin_leave(e->a, e->b, Q->ha, Q->hb, &Q->sa, &Q->sb, Q->A.w, Q->B.w, Q->v,
+                              Q->vn, e->D, n, vmul(Q->S, vset(TOI_BOX_FLAT)), err),
+                  zero);
+    c = vsel(vgt(c, Q->tol), c, Q->tol);
+    vf dt = vmul(vdiv(vsub(c, vmul(vmul(t, vset(0x1p-22f)), bu)), bu), vset(VSPIN_DOWN));
+    dt = vsel(vgt(t1, dt), t1, dt);
+    return vadd(t, vsel(vgt(dt, zero), dt, zero));
+}
+
 /* One pass of the scalar's loop for the lanes in live, lane by lane at its own time t and
    iteration count it (a float): the lanes it decides in *dec, of them the hits (overlap at
    t = 0 approaching or with every overlap wanted, within the tolerance, budget spent) in
    *hit, the overlaps in *ov; the other live lanes' t advanced (an overlap at t = 0 that does
-   not approach to the time vspin_leave certifies, or decided as a miss). */
+   not approach to the time vspin_leave certifies, or decided as a miss). *held: the lanes
+   held in their first contact (the scalar's held), in and out. */
 TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm all_overlaps, vm *dec,
-                            vm *hit, vm *ov)
+                            vm *hit, vm *ov, vm *held)
 {
     const vf zero = vzero(), one = vset(1.0f), two = vset(2.0f), half = vset(0.5f);
     const vf erot = vset(TOI_BOX_SPIN_EROT), eang = vset(TOI_BOX_SPIN_EANG);
@@ -420,14 +465,29 @@ TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm all_ove
     vf nn = vspin_normal(e.a, e.b, e.C, e.dl, e.kf, n, &dlk);
     /* touching at t = 0: a hit when they approach (or every overlap is wanted); otherwise on
        from the time they are certified apart again (t1), a miss when not shown */
-    vm ov_go = mconst(0), live0 = live;
+    vm ov_go = mconst(0), live0 = live, hold = *held;
     vf t1 = zero;
     if (mbits(ov_now)) {
         vm ov_leave = vspin_touching(Q, &e, n, dlk, ov_now, all_overlaps, &t1, &ov_go);
+        /* not shown apart, deeper than the tolerance: held in the first contact */
+        vm newheld = mand(ov_leave, veq(t1, zero));
         ov_now = mandnot(ov_now, ov_leave);
-        live = mandnot(live, ov_leave);
+        live = mandnot(live, mandnot(ov_leave, newheld));
+        hold = mor(hold, newheld);
     }
     vm rest = mandnot(live, ov_now);
+    /* held: on until certified apart (gap > 0, then as any other lane), a hit at t = 0 with
+       the overlap when the budget is spent, a miss when in contact to the end of the step */
+    hold = mand(rest, mand(hold, vle(gap, zero)));
+    rest = mandnot(rest, hold);
+    vm hold_budget = mand(hold, veq(it, vset((float)TOI_BOX_SPIN_BUDGET)));
+    vm hmove = mandnot(hold, hold_budget);
+    vf th = t;
+    if (mbits(hmove)) {
+        th = vspin_hold(Q, &e, t, err, n, hmove);
+        hmove = mand(hmove, vlt(th, one));
+    }
+    *held = hmove;
     vm hit_now = mand(rest, vle(gap, Q->tol));
     rest = mandnot(rest, hit_now);
     vf rem = vsub(one, t), ra = vmul(sa->wb, rem), rb = vmul(sb->wb, rem);
@@ -438,8 +498,8 @@ TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm all_ove
     rest = mandnot(rest, miss_now);
     vm budget_now = mand(rest, veq(it, vset((float)TOI_BOX_SPIN_BUDGET)));
     rest = mandnot(rest, budget_now);
-    *ov = ov_now;
-    *hit = mor(mor(ov_now, hit_now), budget_now);
+    *ov = mor(ov_now, hold_budget);
+    *hit = mor(mor(mor(ov_now, hit_now), budget_now), hold_budget);
     vf ca[3], cb[3];
     vf vnn = vdot3(v, n);
     vcross3(n, sa->u, ca);
@@ -453,11 +513,11 @@ TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm all_ove
     vf dt = vmul(vdiv(vsub(gap, slack), beta), vset(VSPIN_DOWN));
     vm clear = mand(rest, vgt(dt, vmul(rem, up)));
     rest = mandnot(rest, clear);
-    *dec = mandnot(mandnot(live0, rest), ov_go);
+    *dec = mandnot(mandnot(mandnot(live0, rest), ov_go), hmove);
     dt = vsel(vgt(dt, zero), dt, zero);
     vf tn = vadd(t, dt);
     tn = vsel(vlt(tn, one), tn, one);
-    *tp = vsel(rest, tn, vsel(ov_go, t1, t));
+    *tp = vsel(rest, tn, vsel(ov_go, t1, vsel(hmove, th, vsel(hold_budget, zero, t))));
 }
 
 /* The lanes in hitm (decided as hits at their t; ov: touching at t = 0, approaching or every
@@ -612,6 +672,7 @@ static inline size_t vspin_run(vspin_queue *sq)
     size_t nh = 0, next = 0, hits = 0;
     vspin_q Q;
     vf t = zero, it = zero;
+    vm held = mconst(0);
     unsigned busy = 0; /* lanes holding a query */
     for (int j = 0; j < VW; j++)
         vspin_stage(sq, raw, j, sq->k[0]);
@@ -638,6 +699,7 @@ static inline size_t vspin_run(vspin_queue *sq)
                     vspin_store_miss(out, lk[j], sq->full), busy &= ~(1u << j);
             t = vsel(m, Q.t0, t);
             it = vsel(m, zero, it);
+            held = mandnot(held, m);
         }
         if (!busy) {
             if (next < n)
@@ -649,7 +711,7 @@ static inline size_t vspin_run(vspin_queue *sq)
             f[j] = ((busy >> j) & 1u) ? 1.0f : 0.0f;
         vm live = vgt(vload(f), zero);
         vm dec, hm, ov;
-        vspin_iter(&Q, &t, it, live, sq->all_overlaps, &dec, &hm, &ov);
+        vspin_iter(&Q, &t, it, live, sq->all_overlaps, &dec, &hm, &ov, &held);
         it = vadd(it, one);
         unsigned db = mbits(dec);
         if (db) {
