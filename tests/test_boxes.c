@@ -11,7 +11,7 @@
 
 /* Change only with a deliberate change of results, and say so in the commit. */
 #define GOLDEN_BOXES 0x8631ffb3b3763b2cull
-#define GOLDEN_BOXES_SPIN 0xcb8fe563e55b7bbcull /* rotating pairs */
+#define GOLDEN_BOXES_SPIN 0x1b2c1e56b93be34dull /* rotating pairs */
 
 /* ---- box batches: x y z vx vy vz qw qx qy qz hx hy hz wx wy wz, unaligned ---- */
 enum { NF = 16 };

@@ -515,6 +515,15 @@ TOI_SCALAR_INLINE float spin_leave_h(const float x[3][3], const float hx[3], con
     return (s - q) - margin;
 }
 
+/* The acceleration bound of box X's points in box Y's turning frame (spin_leave):
+   |wX|^2 rX + 2 |wY| (|v| + |wX| rX) + |wY|^2 (|D| + |v| + rX), dv = |D| + |v|, rounded up. */
+TOI_SCALAR_INLINE float spin_k(const spin_box *x, const spin_box *y, float vmag, float dv)
+{
+    float k = ((x->wb * x->wb) * x->r + (2.0f * y->wb) * (vmag + x->wb * x->r)) +
+              (y->wb * y->wb) * (dv + x->r);
+    return (k * SPIN_UP) * SPIN_UP;
+}
+
 /* Touching at t = 0 without approaching (or touching only where they coincide), turning:
    the time t1 in (0, 1] by which they are certified apart again, 0 when that cannot be
    shown (docs/boxes.md, "Touching at t = 0"). For each box X the separation along n held
@@ -538,12 +547,7 @@ TOI_SCALAR_INLINE float spin_leave(const float a[3][3], const float b[3][3], con
     float c0 = c[0], c1 = c[1], ua = u[0], ub = u[1];
     float base = dot3(n, D), dmag = sqrtf(dot3(D, D)) * SPIN_UP;
     float dv = dmag + vmag;
-    float ka = ((sa->wb * sa->wb) * sa->r + (2.0f * sb->wb) * (vmag + sa->wb * sa->r)) +
-               (sb->wb * sb->wb) * (dv + sa->r);
-    float kb = ((sb->wb * sb->wb) * sb->r + (2.0f * sa->wb) * (vmag + sb->wb * sb->r)) +
-               (sa->wb * sa->wb) * (dv + sb->r);
-    ka = (ka * SPIN_UP) * SPIN_UP;
-    kb = (kb * SPIN_UP) * SPIN_UP;
+    float ka = spin_k(sa, sb, vmag, dv), kb = spin_k(sb, sa, vmag, dv);
     float ta = ua > 0.0f ? ua / ka : 0.0f, tb = ub > 0.0f ? ub / kb : 0.0f;
     ta = ta < 1.0f ? ta : 1.0f;
     tb = tb < 1.0f ? tb : 1.0f;
@@ -650,27 +654,61 @@ TOI_SCALAR_INLINE float spin_start(const float l[3], const float v[3], float ra,
     return c > rr && b < 0.0f ? t0 : 0.0f;
 }
 
-/* Overlapping at t: how deep a point common to both boxes lies inside them - A's point
-   nearest B's centre, inside B, or B's point nearest A's centre, inside A, the deeper
-   (x_m = -D.a_m clamped to A, the point D + sum x_m a_m relative to B's centre, its depth
-   min_j hB_j - |D.b_j + sum_m x_m C_mj|; the same the other way). As a material point of its
-   box it stays inside the other for a time of at least that depth over the points' speed
-   bound: the boxes cannot part sooner. Negative when the points lie outside. */
-TOI_SCALAR_INLINE float spin_witness(const spin_eval *e, const float ha[3], const float hb[3])
+/* Overlapping at t, a witness of the overlap lasting: A's point p nearest B's centre (x_m =
+   -D.a_m clamped to A), at its coordinates y_j = D.b_j + sum_m x_m C_mj along B's axes, or B's
+   point nearest A's centre in A's frame the same way. As a material point of its box it stays
+   inside the other while every |y_j| stays below the half extent; y_j moves at u.b_j now (u =
+   v + wA x (p - cA) - wB x (p - cB), its velocity in B's turning frame) with an acceleration
+   of at most K (spin_k), so it stays inside for tau while
+     c_j - |u.b_j| tau - K tau^2 / 2 >= 0,  c_j = hB_j - |y_j| - margin
+   (margin: the rotation error and rounding; |u.b_j| grown by uerr, the error the axes' and
+   the point's rotation error makes in it). Returns the larger of the two witnesses' least
+   such tau over j (rounded down; 0 when a witness lies outside), and in *depth the larger
+   of their least c_j. */
+TOI_SCALAR_INLINE float spin_stay_one(const float xa[3][3], const float xb[3][3],
+                                      const float C[3][3], int tr, const float dlx[3],
+                                      const float dly[3], float sg, const float hx[3],
+                                      const float hy[3], const float wx[3], const float wy[3],
+                                      const float v[3], const float D[3], float K,
+                                      float margin, float uerr, float *depth)
 {
-    float x[3], y[3], wa = 0.0f, wb = 0.0f;
-    for (int m = 0; m < 3; m++) {
-        x[m] = clamp_h(-e->dl[m], ha[m]);
-        y[m] = clamp_h(e->dl[3 + m], hb[m]);
+    float x[3], px[3], py[3], u[3], c1[3], c2[3], tau = 0.0f, dmin = 0.0f;
+    for (int m = 0; m < 3; m++)
+        x[m] = clamp_h(-dlx[m] * sg, hx[m]);
+    for (int c = 0; c < 3; c++) { /* p relative to its own centre, then to the other's */
+        px[c] = (x[0] * xa[0][c] + x[1] * xa[1][c]) + x[2] * xa[2][c];
+        py[c] = px[c] + sg * D[c];
     }
+    cross3(wx, px, c1);
+    cross3(wy, py, c2);
+    for (int c = 0; c < 3; c++)
+        u[c] = (sg * v[c] + c1[c]) - c2[c];
     for (int j = 0; j < 3; j++) {
-        float pb = e->dl[3 + j] + ((x[0] * e->C[0][j] + x[1] * e->C[1][j]) + x[2] * e->C[2][j]);
-        float qa = -e->dl[j] + ((y[0] * e->C[j][0] + y[1] * e->C[j][1]) + y[2] * e->C[j][2]);
-        float db = hb[j] - fabsf(pb), da = ha[j] - fabsf(qa);
-        wb = j == 0 || db < wb ? db : wb;
-        wa = j == 0 || da < wa ? da : wa;
+        float cj = tr ? (x[0] * C[j][0] + x[1] * C[j][1]) + x[2] * C[j][2]
+                      : (x[0] * C[0][j] + x[1] * C[1][j]) + x[2] * C[2][j];
+        float yj = dly[j] * sg + cj;
+        float dj = (hy[j] - fabsf(yj)) - margin;
+        float uj = (fabsf(dot3(u, xb[j])) + uerr) * SPIN_UP;
+        float tj = (2.0f * dj) / ((uj + sqrtf(uj * uj + (2.0f * K) * dj)) * SPIN_UP);
+        tj = dj > 0.0f && tj > 0.0f ? tj : 0.0f;
+        tau = j == 0 || tj < tau ? tj : tau;
+        dmin = j == 0 || dj < dmin ? dj : dmin;
     }
-    return wa > wb ? wa : wb;
+    *depth = dmin;
+    return tau;
+}
+
+TOI_SCALAR_INLINE float spin_stay(const spin_eval *e, const float ha[3], const float hb[3],
+                                  const float wa[3], const float wb[3], const float v[3],
+                                  float ka, float kb, float margin, float uerr, float *depth)
+{
+    float da, db;
+    float ta = spin_stay_one(e->a, e->b, e->C, 0, e->dl, e->dl + 3, 1.0f, ha, hb, wa, wb, v,
+                             e->D, ka, margin, uerr, &da);
+    float tb = spin_stay_one(e->b, e->a, e->C, 1, e->dl + 3, e->dl, -1.0f, hb, ha, wb, wa, v,
+                             e->D, kb, margin, uerr, &db);
+    *depth = da > db ? da : db;
+    return (ta > tb ? ta : tb) * SPIN_DOWN;
 }
 
 /* The query with a rotation (l, v, ha, hb already scaled; S the scaled size). */
@@ -741,8 +779,12 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
                 overlap = 1;
                 break;
             }
-            float bu = bound * SPIN_UP, c = (spin_witness(&e, ha, hb) - err) - eN;
-            float t1 = 0.0f;
+            float bu = bound * SPIN_UP, t1 = 0.0f, c;
+            float dv = sqrtf(dot3(e.D, e.D)) * SPIN_UP + vn;
+            float uerr = bu * (TOI_BOX_SPIN_EROT + TOI_BOX_SPIN_EANG * (phia + phib)) +
+                         (sa.wb + sb.wb) * err;
+            float tq = spin_stay(&e, ha, hb, A->w, B->w, v, spin_k(&sa, &sb, vn, dv),
+                                 spin_k(&sb, &sa, vn, dv), err + eN, uerr, &c);
             if (!(c > tol) && t > 0.0f) {
                 float n[3];
                 box_normal(e.a, e.b, e.C, e.k, e.dl[e.k], n);
@@ -751,6 +793,8 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
             }
             c = c > tol ? c : tol;
             float dt = ((c - (t * 0x1p-22f) * bu) / bu) * SPIN_DOWN;
+            tq = tq - t * 0x1p-22f;
+            dt = tq > dt ? tq : dt;
             dt = t1 > dt ? t1 : dt;
             t = t + (dt > 0.0f ? dt : 0.0f);
             if (!(t < 1.0f)) /* in contact to the end of the step */

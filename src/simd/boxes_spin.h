@@ -204,6 +204,16 @@ TOI_VINLINE vf vspin_leave_h(const vf x[3][3], const vf hx[3], const vf y[3][3],
     return vsub(vsub(s, q), margin);
 }
 
+/* The scalar's spin_k(). */
+TOI_VINLINE vf vspin_k(const vspin_box *x, const vspin_box *y, vf vmag, vf dv)
+{
+    const vf up = vset(VSPIN_UP);
+    vf k = vadd(vadd(vmul(vmul(x->wb, x->wb), x->r),
+                     vmul(vmul(vset(2.0f), y->wb), vadd(vmag, vmul(x->wb, x->r)))),
+                vmul(vmul(y->wb, y->wb), vadd(dv, x->r)));
+    return vmul(vmul(k, up), up);
+}
+
 /* The scalar's spin_leave(): touching at t = 0 (or held in that contact at a later t)
    without approaching, the time by which the boxes are certified apart again, counted from
    then (0: not shown while a box's vertices move apart; -1: no vertex moves apart). */
@@ -218,14 +228,7 @@ TOI_VINLINE vf vspin_leave(const vf a[3][3], const vf b[3][3], const vf ha[3], c
     vf c0 = c[0], c1 = c[1], ua = u[0], ub = u[1];
     vf base = vdot3(n, D), dmag = vmul(vsqrt(vdot3(D, D)), up);
     vf dv = vadd(dmag, vmag);
-    vf ka = vadd(vadd(vmul(vmul(sa->wb, sa->wb), sa->r),
-                      vmul(vmul(vset(2.0f), sb->wb), vadd(vmag, vmul(sa->wb, sa->r)))),
-                 vmul(vmul(sb->wb, sb->wb), vadd(dv, sa->r)));
-    vf kb = vadd(vadd(vmul(vmul(sb->wb, sb->wb), sb->r),
-                      vmul(vmul(vset(2.0f), sa->wb), vadd(vmag, vmul(sb->wb, sb->r)))),
-                 vmul(vmul(sa->wb, sa->wb), vadd(dv, sb->r)));
-    ka = vmul(vmul(ka, up), up);
-    kb = vmul(vmul(kb, up), up);
+    vf ka = vspin_k(sa, sb, vmag, dv), kb = vspin_k(sb, sa, vmag, dv);
     vf ta = vsel(vgt(ua, zero), vdiv(ua, ka), zero), tb = vsel(vgt(ub, zero), vdiv(ub, kb), zero);
     ta = vsel(vlt(ta, one), ta, one);
     tb = vsel(vlt(tb, one), tb, one);
@@ -396,37 +399,64 @@ static __attribute__((noinline)) vm vspin_touching(const vspin_q *Q, const vspin
     return leave;
 }
 
-/* The scalar's spin_witness(). */
-TOI_VINLINE vf vspin_witness(const vspin_eval *e, const vf ha[3], const vf hb[3])
+/* The scalar's spin_stay_one(). */
+TOI_VINLINE vf vspin_stay_one(const vf xa[3][3], const vf xb[3][3], const vf C[3][3], int tr,
+                              const vf dlx[3], const vf dly[3], float sg, const vf hx[3],
+                              const vf hy[3], const vf wx[3], const vf wy[3], const vf v[3],
+                              const vf D[3], vf K, vf margin, vf uerr, vf *depth)
 {
-    vf x[3], y[3], wa = vzero(), wb = vzero();
+    const vf zero = vzero(), up = vset(VSPIN_UP), two = vset(2.0f), s = vset(sg);
+    vf x[3], px[3], py[3], u[3], c1[3], c2[3], tau = zero, dmin = zero;
     TOI_UNROLL
-    for (int m = 0; m < 3; m++) {
-        x[m] = vclamp(vneg(e->dl[m]), ha[m]);
-        y[m] = vclamp(e->dl[3 + m], hb[m]);
+    for (int m = 0; m < 3; m++)
+        x[m] = vclamp(vmul(vneg(dlx[m]), s), hx[m]);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++) {
+        px[c] = vadd(vadd(vmul(x[0], xa[0][c]), vmul(x[1], xa[1][c])), vmul(x[2], xa[2][c]));
+        py[c] = vadd(px[c], vmul(s, D[c]));
     }
+    vcross3(wx, px, c1);
+    vcross3(wy, py, c2);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        u[c] = vsub(vadd(vmul(s, v[c]), c1[c]), c2[c]);
     TOI_UNROLL
     for (int j = 0; j < 3; j++) {
-        vf pb = vadd(e->dl[3 + j], vadd(vadd(vmul(x[0], e->C[0][j]), vmul(x[1], e->C[1][j])),
-                                        vmul(x[2], e->C[2][j])));
-        vf qa = vadd(vneg(e->dl[j]), vadd(vadd(vmul(y[0], e->C[j][0]), vmul(y[1], e->C[j][1])),
-                                          vmul(y[2], e->C[j][2])));
-        vf db = vsub(hb[j], vabs(pb)), da = vsub(ha[j], vabs(qa));
-        wb = j == 0 ? db : vsel(vlt(db, wb), db, wb);
-        wa = j == 0 ? da : vsel(vlt(da, wa), da, wa);
+        vf cj = tr ? vadd(vadd(vmul(x[0], C[j][0]), vmul(x[1], C[j][1])), vmul(x[2], C[j][2]))
+                   : vadd(vadd(vmul(x[0], C[0][j]), vmul(x[1], C[1][j])), vmul(x[2], C[2][j]));
+        vf yj = vadd(vmul(dly[j], s), cj);
+        vf dj = vsub(vsub(hy[j], vabs(yj)), margin);
+        vf uj = vmul(vadd(vabs(vdot3(u, xb[j])), uerr), up);
+        vf tj = vdiv(vmul(two, dj),
+                     vmul(vadd(uj, vsqrt(vadd(vmul(uj, uj), vmul(vmul(two, K), dj)))), up));
+        tj = vsel(mand(vgt(dj, zero), vgt(tj, zero)), tj, zero);
+        tau = j == 0 ? tj : vsel(vlt(tj, tau), tj, tau);
+        dmin = j == 0 ? dj : vsel(vlt(dj, dmin), dj, dmin);
     }
-    return vsel(vgt(wa, wb), wa, wb);
+    *depth = dmin;
+    return tau;
 }
 
 /* The scalar's step for a query held in its first contact (rare: out of line): the next t of
-   the lanes in hm, at t with the evaluation e, the rotation error bound err and the normal
-   n of e's axis. */
+   the lanes in hm, at t with the evaluation e, the rotation error bound err, phia + phib
+   (phis) and the normal n of e's axis. */
 static __attribute__((noinline)) vf vspin_hold(const vspin_q *Q, const vspin_eval *e, vf t,
-                                               vf err, const vf n[3], vm hm)
+                                               vf err, vf phis, const vf n[3], vm hm)
 {
-    const vf zero = vzero();
-    vf bu = vmul(Q->bound, vset(VSPIN_UP));
-    vf c = vsub(vsub(vspin_witness(e, Q->ha, Q->hb), err), Q->eN), t1 = zero;
+    const vf zero = vzero(), up = vset(VSPIN_UP);
+    vf bu = vmul(Q->bound, up), t1 = zero, da, db;
+    vf dv = vadd(vmul(vsqrt(vdot3(e->D, e->D)), up), Q->vn);
+    vf uerr = vadd(vmul(bu, vadd(vset(TOI_BOX_SPIN_EROT), vmul(vset(TOI_BOX_SPIN_EANG), phis))),
+                   vmul(vadd(Q->sa.wb, Q->sb.wb), err));
+    vf margin = vadd(err, Q->eN);
+    vf ta = vspin_stay_one(e->a, e->b, e->C, 0, e->dl, e->dl + 3, 1.0f, Q->ha, Q->hb, Q->A.w,
+                           Q->B.w, Q->v, e->D, vspin_k(&Q->sa, &Q->sb, Q->vn, dv), margin,
+                           uerr, &da);
+    vf tb = vspin_stay_one(e->b, e->a, e->C, 1, e->dl + 3, e->dl, -1.0f, Q->hb, Q->ha, Q->B.w,
+                           Q->A.w, Q->v, e->D, vspin_k(&Q->sb, &Q->sa, Q->vn, dv), margin,
+                           uerr, &db);
+    vf c = vsel(vgt(da, db), da, db);
+    vf tq = vmul(vsel(vgt(ta, tb), ta, tb), vset(VSPIN_DOWN));
     vm lv = mand(hm, mandnot(vgt(t, zero), vgt(c, Q->tol)));
     if (mbits(lv))
         t1 = vsel(lv,
@@ -435,6 +465,8 @@ static __attribute__((noinline)) vf vspin_hold(const vspin_q *Q, const vspin_eva
                   zero);
     c = vsel(vgt(c, Q->tol), c, Q->tol);
     vf dt = vmul(vdiv(vsub(c, vmul(vmul(t, vset(0x1p-22f)), bu)), bu), vset(VSPIN_DOWN));
+    tq = vsub(tq, vmul(t, vset(0x1p-22f)));
+    dt = vsel(vgt(tq, dt), tq, dt);
     dt = vsel(vgt(t1, dt), t1, dt);
     return vadd(t, vsel(vgt(dt, zero), dt, zero));
 }
@@ -484,7 +516,7 @@ TOI_VINLINE void vspin_iter(const vspin_q *Q, vf *tp, vf it, vm live, vm all_ove
     vm hmove = mandnot(hold, hold_budget);
     vf th = t;
     if (mbits(hmove)) {
-        th = vspin_hold(Q, &e, t, err, n, hmove);
+        th = vspin_hold(Q, &e, t, err, vadd(phia, phib), n, hmove);
         hmove = mand(hmove, vlt(th, one));
     }
     *held = hmove;
