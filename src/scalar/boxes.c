@@ -769,10 +769,11 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
         if (held && gap <= 0.0f) {
             /* in the first contact, overlapping at t = 0 and moving apart deeper than the
                tolerance (docs/boxes.md, "Held in the first contact"): on until certified
-               apart (gap > 0: the sweep goes on from there), by the witness's depth over the
-               speed bound while it exceeds the tolerance (in contact all along), else by
-               the time the leave test from t shows them apart (at t = 0 it has just
-               failed), else by tol / bound (a parting within it stays within tol / 2) */
+               apart (gap > 0: the sweep goes on from there), by the time a witness is sure
+               to stay inside (spin_stay; at least its depth over the speed bound: in
+               contact all along); once it lies within the tolerance, by the time the leave
+               test from t shows them apart (at t = 0 it has just failed), at least tol /
+               bound (a parting within it stays within tol / 2) */
             if (it == TOI_BOX_SPIN_BUDGET) { /* budget spent, not shown apart: a hit at 0 */
                 t = 0.0f;
                 spin_at(t, 0.0f, 0.0f, A, B, &sa, &sb, l, v, ha, hb, eF, eE, &e);
