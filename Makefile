@@ -326,6 +326,7 @@ test-sanitize:
 # a CPU without it, so under valgrind that backend is unavailable and skipped.
 VALGRIND_BACKENDS ?= $(if $(filter x86_64,$(ARCH)),avx2 sse scalar,scalar)
 VALGRIND_GROUPS ?= dispatch,contract
+VALGRIND_SKIP ?= guard,threads
 # Small superblocks: the AVX2 kernels' straight-line blocks are large enough that valgrind
 # 3.19's default translation exhausts its temporary storage ("VEX temporary storage
 # exhausted"). Origin tracking is left to a rerun by hand (it multiplies the IR again).
@@ -336,7 +337,7 @@ test-valgrind: $(BUILD)/toi_tests
 	@set -e; groups=; for b in $(VALGRIND_BACKENDS); do \
 	    echo "valgrind: TOI_BACKEND=$$b$${groups:+, groups $$groups}"; \
 	    log=$(BUILD)/valgrind-$$b.log; \
-	    if ! env TOI_BACKEND=$$b TOI_TEST_EXPECT=$$b TOI_TEST_SKIP=guard,threads \
+	    if ! env TOI_BACKEND=$$b TOI_TEST_EXPECT=$$b TOI_TEST_SKIP=$(VALGRIND_SKIP) \
 	        TOI_TEST_SCALE=$(or $(TOI_TEST_SCALE),0.05) \
 	        $${groups:+TOI_TEST_GROUPS=$$groups} $(VALGRIND) $(BUILD)/toi_tests >$$log 2>&1; then \
 	        grep -v '^ok ' $$log; echo "valgrind: errors with TOI_BACKEND=$$b"; exit 1; \
