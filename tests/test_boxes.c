@@ -1068,6 +1068,22 @@ static void point_dists(const float A[NF], const float B[NF], ld t, const t_hits
    (TOI_TEST_SEED=144): nearly aligned boxes, a hit 2.8 delta apart along the edge axis
    a2 x b2 (sin theta 0.0075, its margin 50 delta), reported on a1 x b2 (the check took the
    reported axis's sine). */
+/* Separating axis k of the boxes a and b (A's face normals 0-2, B's 3-5, then a_i x b_j at
+   6 + 3i + j), not normalized: L, and its length as the return value. */
+static ld ob_axis(const obox *a, const obox *b, int k, ld L[3])
+{
+    if (k < 6) {
+        const ld *x = k < 3 ? a->ax[k] : b->ax[k - 3];
+        for (int m = 0; m < 3; m++)
+            L[m] = x[m];
+        return 1;
+    }
+    const ld *x = a->ax[(k - 6) / 3], *y = b->ax[(k - 6) % 3];
+    L[0] = x[1] * y[2] - x[2] * y[1], L[1] = x[2] * y[0] - x[0] * y[2],
+    L[2] = x[0] * y[1] - x[1] * y[0];
+    return sqrtl(ldot(L, L));
+}
+
 /* Touching at t = 0 with linear motion, the approach rule judged from the geometry (long
    double, not the kernel's arithmetic). Per axis L (A's face normals, B's, then a_i x b_j of
    length l): the separation s = (|L.D| - R_L) / l, less the growth of its radius that
@@ -1092,19 +1108,7 @@ static int lin_approach(const float A[NF], const float B[NF], ld S, ld delta)
     const ld eps = FLT_EPSILON;
     ld s[15], sk[15], c[15], rate[15], len[15], G = -INFINITY, GK = -INFINITY;
     for (int k = 0; k < 15; k++) {
-        ld L[3], l = 1;
-        if (k < 3) {
-            for (int m = 0; m < 3; m++)
-                L[m] = a.ax[k][m];
-        } else if (k < 6) {
-            for (int m = 0; m < 3; m++)
-                L[m] = b.ax[k - 3][m];
-        } else {
-            const ld *x = a.ax[(k - 6) / 3], *y = b.ax[(k - 6) % 3];
-            L[0] = x[1] * y[2] - x[2] * y[1], L[1] = x[2] * y[0] - x[0] * y[2],
-            L[2] = x[0] * y[1] - x[1] * y[0];
-            l = sqrtl(ldot(L, L));
-        }
+        ld L[3], l = ob_axis(&a, &b, k, L);
         len[k] = l;
         if (!(l > 1e-12L)) {
             s[k] = sk[k] = -INFINITY;
@@ -1670,18 +1674,8 @@ static ld sat_gap(const float A[NF], const float B[NF], ld t, ld hide)
     ob_make(B, t, 0, &b);
     ld D[3] = {a.c[0] - b.c[0], a.c[1] - b.c[1], a.c[2] - b.c[2]}, best = -INFINITY;
     for (int k = 0; k < 15; k++) {
-        ld L[3], l = 1;
-        if (k < 3) {
-            for (int c = 0; c < 3; c++)
-                L[c] = a.ax[k][c];
-        } else if (k < 6) {
-            for (int c = 0; c < 3; c++)
-                L[c] = b.ax[k - 3][c];
-        } else {
-            const ld *x = a.ax[(k - 6) / 3], *y = b.ax[(k - 6) % 3];
-            L[0] = x[1] * y[2] - x[2] * y[1], L[1] = x[2] * y[0] - x[0] * y[2],
-            L[2] = x[0] * y[1] - x[1] * y[0];
-            l = sqrtl(ldot(L, L));
+        ld L[3], l = ob_axis(&a, &b, k, L);
+        if (k >= 6) {
             if (l < 1e-12L)
                 continue;
             for (int c = 0; c < 3; c++)
