@@ -662,9 +662,9 @@ TOI_SCALAR_INLINE float spin_start(const float l[3], const float v[3], float ra,
    of at most K (spin_k), so it stays inside for tau while
      c_j - |u.b_j| tau - K tau^2 / 2 >= 0,  c_j = hB_j - |y_j| - margin
    (margin: the rotation error and rounding; |u.b_j| grown by uerr, the error the axes' and
-   the point's rotation error makes in it). Returns the larger of the two witnesses' least
-   such tau over j (rounded down; 0 when a witness lies outside), and in *depth the larger
-   of their least c_j. */
+   the point's rotation error makes in it). Returns the witness's least such tau over j (0
+   when it lies outside), and in *depth its least c_j; spin_stay takes the larger of the two
+   witnesses' (the time rounded down). */
 TOI_SCALAR_INLINE float spin_stay_one(const float xa[3][3], const float xb[3][3],
                                       const float C[3][3], int tr, const float dlx[3],
                                       const float dly[3], float sg, const float hx[3],
