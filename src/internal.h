@@ -249,6 +249,15 @@ static inline int toi_plane_ok(const toi_plane *P)
    separate nothing rather than anything. */
 #define TOI_BOX_GROW_FACE 0x1p-20f /* 8 * FLT_EPSILON */
 #define TOI_BOX_GROW_EDGE 0x1p-19f /* 16 * FLT_EPSILON */
+/* The linear box sweep's ball test (box_balls_apart, docs/boxes.md): a pair whose balls of
+   radius |h| about the centres stay more than TOI_BOX_BALL_GAP * S apart over the step is a
+   miss; decided for sizes S in [TOI_BOX_BALL_MIN, TOI_BOX_BALL_MAX] (no product of the test
+   overflows or leaves the normal range there), and by the ends alone when |v|^2 *
+   TOI_BOX_BALL_SLOW < S^2 (the path then stays within 2^-9 S of l). */
+#define TOI_BOX_BALL_GAP 0x1p-8f
+#define TOI_BOX_BALL_MIN 0x1p-20f
+#define TOI_BOX_BALL_MAX 0x1p24f
+#define TOI_BOX_BALL_SLOW 0x1p18f
 /* Contact point: an axis m of the other box counts as parallel to the contact plane (its
    supporting feature extends along it) when h_m |axis_m . n| is at most this times the
    query's scaled size. */

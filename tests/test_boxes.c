@@ -371,6 +371,8 @@ static void check_case(const t_impl *im, const bcase *c)
 #define R45 0.92387953f, 0, 0, 0.38268343f /* 45 degrees about z */
 #define R45X 0.92387953f, 0.38268343f, 0, 0 /* 45 degrees about x */
 #define R45Y 0.92387953f, 0, 0.38268343f, 0 /* 45 degrees about y */
+/* acos(1 / sqrt 3) about (0, 1, -1) / sqrt 2: the corner (1, 1, 1) to (sqrt 3, 0, 0) */
+#define QCORNER 0.888073834f, 0, 0.325057584f, -0.325057584f
 
 static void case_contract(const void *ctx)
 {
@@ -477,6 +479,33 @@ static void case_contract(const void *ctx)
         {"far from the origin", BOX(1e5f - 3, 1e5f, 1e5f, 4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
          BOX(1e5f, 1e5f, 1e5f, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), 0, 1, 0.5f, {-1, 0, 0},
          {1e5f - 0.5f, 1e5f, 1e5f}, 0, 1.0f},
+        /* The linear sweep's ball test (docs/boxes.md, "Balls") at its tightest: boxes that
+           fill their balls |h| about the centre toward each other, rods tip to tip and cubes
+           corner to corner (both turned to put a corner on +x and one on -x), so the balls
+           meet when the boxes do; at scales outside [2^-20, 2^24] the test is not made */
+        {"rods tip to tip", BOX(-3, 0, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0), 0, 1, 0.5f, {-1, 0, 0}, {N, N, N}, 0,
+         2.5f},
+        {"rods tip to tip at t = 1", BOX(-3, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0), 0, 1, 1.0f, {-1, 0, 0}, {N, N, N}, 0,
+         5.0f},
+        {"rods tip to tip, short", BOX(-3, 0, 0, 0.99f, 0, 0, 1, 0, 0, 0, 1, 0, 0),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0), 0, 0, 0, {0}, {0}, 0, 0},
+        {"rods tip to tip at 2^60",
+         BOX(-0x3p60f, 0, 0, 0x2p60f, 0, 0, 1, 0, 0, 0, 0x1p60f, 0, 0),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x1p60f, 0, 0), 0, 1, 0.5f, {-1, 0, 0}, {N, N, N}, 0,
+         2.5f},
+        {"rods tip to tip at 2^-30",
+         BOX(-0x3p-30f, 0, 0, 0x2p-30f, 0, 0, 1, 0, 0, 0, 0x1p-30f, 0, 0),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x1p-30f, 0, 0), 0, 1, 0.5f, {-1, 0, 0}, {N, N, N},
+         0, 2.5f},
+        {"cubes corner to corner", BOX(-3, 0, 0, 2.5358984f, 0, 0, QCORNER, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, QCORNER, .5f, .5f, .5f), 0, 1, 0.5f, {N, N, N}, {N, N, N}, 0, N},
+        {"cubes corner to corner, short", BOX(-3, 0, 0, 1.26f, 0, 0, QCORNER, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, QCORNER, .5f, .5f, .5f), 0, 0, 0, {0}, {0}, 0, 0},
+        {"still and apart", BOX(-3, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
+         BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), TOI_ALL_OVERLAPS, 0, 0, {0}, {0}, 0,
+         0},
         /* bad input: a miss */
         {"NaN centre", BOX(NAN, 0, 0, 4, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f),
          BOX(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, .5f, .5f, .5f), TOI_ALL_OVERLAPS, 0, 0, {0}, {0}, 0, 0},
@@ -596,6 +625,12 @@ static void case_contract(const void *ctx)
 
 /* ---- differential ---- */
 #define MAXN 600
+/* A dense batch (one linear batch in 16): up to MAXD pairs, the first DENSE_RUN of them
+   overlapping (BF_OVERLAP), so that the balls' test keeps more than half of a chunk's pairs
+   and the kernel goes on with the face pass alone for the next chunks, then comes back
+   (docs/boxes.md, "Balls"); 9,000 pairs reach past that on every backend. */
+#define MAXD 9000
+#define DENSE_RUN 1100
 
 /* Contiguous linear pairs whose 26 streams crowd one L1 set (all at one offset modulo 4 KiB),
    which the SIMD face pass reads through a stage (t_crowded_pairs). */
@@ -655,16 +690,19 @@ static void run_bdiff(const void *ctx)
     const int list = *(const int *)ctx & 1, spin = *(const int *)ctx >> 1;
     t_box a, b;
     t_hits ref, got;
-    uint32_t *ia = malloc((MAXN + 4) * sizeof *ia), *ib = malloc((MAXN + 4) * sizeof *ib);
-    box_alloc(&a, MAXN + 4, spin);
-    box_alloc(&b, MAXN + 4, spin);
-    t_hits_alloc(&ref, MAXN + 4);
-    t_hits_alloc(&got, MAXN + 4);
+    uint32_t *ia = malloc((MAXD + 4) * sizeof *ia), *ib = malloc((MAXD + 4) * sizeof *ib);
+    box_alloc(&a, MAXD + 4, spin);
+    box_alloc(&b, MAXD + 4, spin);
+    t_hits_alloc(&ref, MAXD + 4);
+    t_hits_alloc(&got, MAXD + 4);
     rng r = t_rng(0xB0E5 + (uint64_t)list + 0x100 * (uint64_t)spin);
     size_t done = 0, target = t_count(spin ? 40000 : 200000), hits = 0;
     int failed[8] = {0}, left = t_nimpls - 1;
     while (done < target && left > 0) {
-        size_t n = rng_below(&r, 8) == 0 ? 1 + rng_below(&r, MAXN) : 1 + rng_below(&r, 40);
+        const int dense = !spin && rng_below(&r, 16) == 0;
+        size_t n = dense                   ? 1 + rng_below(&r, MAXD)
+                   : rng_below(&r, 8) == 0 ? 1 + rng_below(&r, MAXN)
+                                           : 1 + rng_below(&r, 40);
         size_t off = rng_below(&r, 4);
         unsigned flags = rng_below(&r, 2) ? TOI_ALL_OVERLAPS : 0;
         for (size_t i = 0; i < n; i++) {
@@ -674,7 +712,7 @@ static void run_bdiff(const void *ctx)
             else if (spin)
                 spin_gen(&r, -1, P, Q);
             else
-                box_gen(&r, -1, P, Q);
+                box_gen(&r, dense && i < DENSE_RUN ? BF_OVERLAP : -1, P, Q);
             box_put(&a, off + i, P);
             box_put(&b, off + i, Q);
             ia[off + i] = rng_below(&r, (uint32_t)n);

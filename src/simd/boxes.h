@@ -40,6 +40,40 @@ TOI_VINLINE vf vdot3(const vf a[3], const vf b[3])
     return vadd(vadd(vmul(a[0], b[0]), vmul(a[1], b[1])), vmul(a[2], b[2]));
 }
 
+/* The scalar's balls_apart(): the lanes whose balls about the centres holding the boxes
+   (radius |h|) stay farther apart than 2^-8 S over the step, from the unscaled l, v, half
+   extents and size S. */
+TOI_VINLINE vm vballs_apart(const vf l[3], const vf v[3], const vf ha[3], const vf hb[3],
+                            vf size)
+{
+    vf e[3], c[3];
+    vm ok = mand(vge(size, vset(TOI_BOX_BALL_MIN)), vle(size, vset(TOI_BOX_BALL_MAX)));
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        e[k] = vadd(l[k], v[k]);
+    c[0] = vsub(vmul(l[1], v[2]), vmul(l[2], v[1]));
+    c[1] = vsub(vmul(l[2], v[0]), vmul(l[0], v[2]));
+    c[2] = vsub(vmul(l[0], v[1]), vmul(l[1], v[0]));
+    vf R = vadd(vadd(vsqrt(vdot3(ha, ha)), vsqrt(vdot3(hb, hb))),
+                vmul(size, vset(TOI_BOX_BALL_GAP)));
+    vf R2 = vmul(R, R), a = vdot3(v, v), b = vdot3(l, v), S2 = vmul(size, size);
+    vm ends = mand(vgt(vdot3(l, l), R2), vgt(vdot3(e, e), R2));
+    vm slow = vlt(vmul(a, vset(TOI_BOX_BALL_SLOW)), S2);
+    vm path = mor(mor(mor(slow, vge(b, vzero())), vge(vneg(b), a)),
+                  vgt(vdot3(c, c), vmul(a, R2)));
+    return mand(ok, mand(ends, path));
+}
+
+/* vballs_apart for a whole query's boxes (unscaled coordinates; size as vbox_rel's). */
+TOI_VINLINE vm vbox_balls_apart(const vbox *A, const vbox *B, vf size)
+{
+    vf l[3], v[3];
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        l[c] = vsub(A->c[c], B->c[c]), v[c] = vsub(A->v[c], B->v[c]);
+    return vballs_apart(l, v, A->h, B->h, size);
+}
+
 TOI_VINLINE void vquat_axes(const vf q[4], vf qq, vf ax[3][3])
 {
     const vf one = vset(1.0f);
@@ -531,6 +565,7 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
     const vf zero = vzero();
     vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, qqa, qqb;
     vm valid = vbox_rel(A, B, l, v, ha, hb, &size, &S, &eF, &eE, &qqa, &qqb, spin);
+    valid = mandnot(valid, mandnot(vbox_balls_apart(A, B, size), *spin)); /* box_balls_apart */
 
     vf a[3][3], b[3][3], C[3][3], AC[3][3];
     vquat_axes(A->q, qqa, a);
@@ -722,38 +757,55 @@ static __attribute__((noinline)) size_t boxes_blocks_list(size_t n, const toi_bo
     return boxes_blocks(n, S, S, ia, ib, all_overlaps, out, full, sq);
 }
 
-/* Linear motion only (no rotation arrays): a chunk of pairs [i0, i0 + n) in two passes. The
-   face axes of every pair first; the pairs they rule out get the miss (on the bench's pairs
-   nearly nine in ten, but only about a third of the whole vectors), the others are packed
-   into full vectors and answered by the whole kernel, so that the edge axes run on live
-   pairs only. Every lane performs the same operations as in boxes_block: same bits. */
+/* Linear motion only (no rotation arrays): pairs a chunk at a time (boxes_chunk_linear). */
 #define BOX_CHUNK (64 * VW)
 
-/* The face pass of the linear two-pass path for pairs [i, i + cnt): the lanes the six face
-   axes do not rule out (entry after 1, exit before 0, or empty), with exactly the scalar's
-   operations up to its early miss, loaded straight from the arrays. No validity check: a
-   lane it rules out is a miss whether its input is valid (the scalar's early miss) or not
-   (bad input), and a lane it keeps goes through the whole query. */
-TOI_VINLINE vm vbox_faces(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
-                          const uint32_t *ib, size_t i, size_t cnt)
+/* A vector of pairs' linear inputs as the balls' test and the face pass read them: l = cA -
+   cB and v = vA - vB (the first operations of every pass), the half extents and the
+   quaternions. */
+typedef struct vlin {
+    vf l[3], v[3], ha[3], hb[3], qa[4], qb[4];
+} vlin;
+
+TOI_VINLINE vlin vlin_load(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
+                           const uint32_t *ib, size_t i, size_t cnt)
 {
-    const vf one = vset(1.0f), zero = vzero();
-    vf l[3], v[3], ha[3], hb[3];
-    l[0] = vsub(vbox_get(A->x, ia, i, cnt), vbox_get(B->x, ib, i, cnt));
-    l[1] = vsub(vbox_get(A->y, ia, i, cnt), vbox_get(B->y, ib, i, cnt));
-    l[2] = vsub(vbox_get(A->z, ia, i, cnt), vbox_get(B->z, ib, i, cnt));
-    v[0] = vsub(vbox_get(A->vx, ia, i, cnt), vbox_get(B->vx, ib, i, cnt));
-    v[1] = vsub(vbox_get(A->vy, ia, i, cnt), vbox_get(B->vy, ib, i, cnt));
-    v[2] = vsub(vbox_get(A->vz, ia, i, cnt), vbox_get(B->vz, ib, i, cnt));
-    ha[0] = vbox_get(A->hx, ia, i, cnt), ha[1] = vbox_get(A->hy, ia, i, cnt);
-    ha[2] = vbox_get(A->hz, ia, i, cnt);
-    hb[0] = vbox_get(B->hx, ib, i, cnt), hb[1] = vbox_get(B->hy, ib, i, cnt);
-    hb[2] = vbox_get(B->hz, ib, i, cnt);
+    vlin p;
+    p.l[0] = vsub(vbox_get(A->x, ia, i, cnt), vbox_get(B->x, ib, i, cnt));
+    p.l[1] = vsub(vbox_get(A->y, ia, i, cnt), vbox_get(B->y, ib, i, cnt));
+    p.l[2] = vsub(vbox_get(A->z, ia, i, cnt), vbox_get(B->z, ib, i, cnt));
+    p.v[0] = vsub(vbox_get(A->vx, ia, i, cnt), vbox_get(B->vx, ib, i, cnt));
+    p.v[1] = vsub(vbox_get(A->vy, ia, i, cnt), vbox_get(B->vy, ib, i, cnt));
+    p.v[2] = vsub(vbox_get(A->vz, ia, i, cnt), vbox_get(B->vz, ib, i, cnt));
+    p.ha[0] = vbox_get(A->hx, ia, i, cnt), p.ha[1] = vbox_get(A->hy, ia, i, cnt);
+    p.ha[2] = vbox_get(A->hz, ia, i, cnt);
+    p.hb[0] = vbox_get(B->hx, ib, i, cnt), p.hb[1] = vbox_get(B->hy, ib, i, cnt);
+    p.hb[2] = vbox_get(B->hz, ib, i, cnt);
+    p.qa[0] = vbox_get(A->qw, ia, i, cnt), p.qa[1] = vbox_get(A->qx, ia, i, cnt);
+    p.qa[2] = vbox_get(A->qy, ia, i, cnt), p.qa[3] = vbox_get(A->qz, ia, i, cnt);
+    p.qb[0] = vbox_get(B->qw, ib, i, cnt), p.qb[1] = vbox_get(B->qx, ib, i, cnt);
+    p.qb[2] = vbox_get(B->qy, ib, i, cnt), p.qb[3] = vbox_get(B->qz, ib, i, cnt);
+    return p;
+}
+
+/* The size S = |l|_1 + |v|_1 + sum(h) of each pair, as vbox_rel's. */
+TOI_VINLINE vf vlin_size(const vlin *p)
+{
+    const vf *l = p->l, *v = p->v, *ha = p->ha, *hb = p->hb;
     vf hsum = vadd(vadd(vadd(ha[0], ha[1]), ha[2]), vadd(vadd(hb[0], hb[1]), hb[2]));
     vf size = vadd(vadd(vadd(vabs(l[0]), vabs(l[1])), vabs(l[2])),
                    vadd(vadd(vabs(v[0]), vabs(v[1])), vabs(v[2])));
-    size = vadd(size, hsum);
-    vf s = vpow2_scale(size);
+    return vadd(size, hsum);
+}
+
+/* The scalar's relative coordinates in scaled units (vbox_rel's, without its checks): l, v
+   and the half extents times the power of two that brings the size S to [1, 2); returns S. */
+TOI_VINLINE vf vlin_scale(const vlin *p, vf l[3], vf v[3], vf ha[3], vf hb[3])
+{
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++)
+        l[c] = p->l[c], v[c] = p->v[c], ha[c] = p->ha[c], hb[c] = p->hb[c];
+    vf size = vlin_size(p), s = vpow2_scale(size);
     TOI_UNROLL
     for (int c = 0; c < 3; c++) {
         l[c] = vmul(l[c], s), v[c] = vmul(v[c], s);
@@ -762,15 +814,23 @@ TOI_VINLINE vm vbox_faces(const toi_boxes *A, const toi_boxes *B, const uint32_t
     vf S = vmul(size, s);
     if (vany_sub(size))
         S = vbox_rescale_sub(size, s, S, l, v, ha, hb);
-    vf eF = vmul(S, vset(TOI_BOX_GROW_FACE));
+    return S;
+}
 
-    vf q[4], a[3][3], b[3][3], AC[3][3];
-    q[0] = vbox_get(A->qw, ia, i, cnt), q[1] = vbox_get(A->qx, ia, i, cnt);
-    q[2] = vbox_get(A->qy, ia, i, cnt), q[3] = vbox_get(A->qz, ia, i, cnt);
-    vquat_axes(q, vquat_norm2(q), a);
-    q[0] = vbox_get(B->qw, ib, i, cnt), q[1] = vbox_get(B->qx, ib, i, cnt);
-    q[2] = vbox_get(B->qy, ib, i, cnt), q[3] = vbox_get(B->qz, ib, i, cnt);
-    vquat_axes(q, vquat_norm2(q), b);
+/* The face pass of the linear path for one vector of pairs: the lanes the six face axes do
+   not rule out (entry after 1, exit before 0, or empty), with exactly the scalar's
+   operations up to its early miss. No validity check: a lane it rules out is a miss whether
+   its input is valid (the scalar's early miss) or not (bad input), and a lane it keeps goes
+   through the whole query. */
+TOI_VINLINE vm vbox_faces(const vlin *p)
+{
+    const vf one = vset(1.0f), zero = vzero();
+    vf l[3], v[3], ha[3], hb[3];
+    vf eF = vmul(vlin_scale(p, l, v, ha, hb), vset(TOI_BOX_GROW_FACE));
+
+    vf a[3][3], b[3][3], AC[3][3];
+    vquat_axes(p->qa, vquat_norm2(p->qa), a);
+    vquat_axes(p->qb, vquat_norm2(p->qb), b);
     TOI_UNROLL
     for (int r = 0; r < 3; r++)
         TOI_UNROLL
@@ -807,15 +867,56 @@ TOI_VINLINE vm vbox_faces(const toi_boxes *A, const toi_boxes *B, const uint32_t
     return mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout));
 }
 
-/* The first pass over pairs [i, i + cnt), read at [j, j + cnt) of A and B (a stage's copy
-   or the arrays themselves): the misses stored, the live pairs' indices added to
-   live[*nl]. */
+/* The balls' pass over pairs [i, i + cnt): the miss stored for every pair, the indices of
+   those the balls' test (the whole query's, on the same inputs: the same bits) does not
+   rule out added to cand[*nc]. */
+TOI_VINLINE void boxes_balls_pass(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
+                                  const uint32_t *ib, const toi_hits *out, size_t i, size_t cnt,
+                                  int full, uint32_t *cand, size_t *nc)
+{
+    const vres miss = vres_miss();
+    vlin p = vlin_load(A, B, ia, ib, i, cnt);
+    unsigned bits = ~mbits(vballs_apart(p.l, p.v, p.ha, p.hb, vlin_size(&p))) &
+                    (unsigned)((1ull << cnt) - 1);
+    vstore_res(out, i, &miss, cnt, full);
+    if (out->t_exit)
+        vstore_n(out->t_exit + i, miss.t, cnt);
+    size_t m = *nc;
+    for (; bits; bits &= bits - 1)
+        cand[m++] = (uint32_t)(i + (size_t)__builtin_ctz(bits));
+    *nc = m;
+}
+
+/* The face pass on candidates c[0 .. cnt) (their misses already stored, their inputs
+   gathered): the live ones added to live[*nl]. */
+TOI_VINLINE void boxes_faces_cand(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
+                                  const uint32_t *ib, const uint32_t *c, size_t cnt,
+                                  uint32_t *live, size_t *nl)
+{
+    uint32_t xa[VW], xb[VW];
+    for (size_t k = 0; k < VW; k++) {
+        uint32_t e = c[k < cnt ? k : 0];
+        xa[k] = ia ? ia[e] : e;
+        xb[k] = ib ? ib[e] : e;
+    }
+    vlin p = vlin_load(A, B, xa, xb, 0, VW);
+    unsigned bits = mbits(vbox_faces(&p)) & (unsigned)((1ull << cnt) - 1);
+    size_t m = *nl;
+    for (; bits; bits &= bits - 1)
+        live[m++] = c[__builtin_ctz(bits)];
+    *nl = m;
+}
+
+/* The face pass over every pair of [i, i + cnt) (a chunk without the balls' pass), read at
+   [j, j + cnt) of A and B (a stage's copy or the arrays themselves): the misses stored, the
+   live pairs' indices added to live[*nl]. */
 TOI_VINLINE void boxes_faces_pass(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
                                   const uint32_t *ib, size_t j, const toi_hits *out, size_t i,
                                   size_t cnt, int full, uint32_t *live, size_t *nl)
 {
     const vres miss = vres_miss();
-    unsigned bits = mbits(vbox_faces(A, B, ia, ib, j, cnt)) & (unsigned)((1ull << cnt) - 1);
+    vlin p = vlin_load(A, B, ia, ib, j, cnt);
+    unsigned bits = mbits(vbox_faces(&p)) & (unsigned)((1ull << cnt) - 1);
     vstore_res(out, i, &miss, cnt, full);
     if (out->t_exit)
         vstore_n(out->t_exit + i, miss.t, cnt);
@@ -825,7 +926,7 @@ TOI_VINLINE void boxes_faces_pass(const toi_boxes *A, const toi_boxes *B, const 
     *nl = m;
 }
 
-/* The second pass: the whole query for the live pairs q[0 .. cnt), stored at their places. */
+/* The last pass: the whole query for the live pairs q[0 .. cnt), stored at their places. */
 TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
                                    const uint32_t *ib, vm all_overlaps, const toi_hits *out,
                                    const uint32_t *q, size_t cnt, int full)
@@ -911,27 +1012,50 @@ static __attribute__((noinline)) size_t boxes_faces_staged(const toi_boxes *A,
     return nl;
 }
 
-/* Linear motion only (no rotation arrays): pairs [i0, i0 + n), n <= BOX_CHUNK, in two passes.
-   The face axes of every pair first; the pairs they rule out get the miss (on the bench's
-   pairs nearly nine in ten, but only about a third of the whole vectors), the others are
-   packed into full vectors and answered by the whole kernel, so that the edge axes run on
-   live pairs only. Every lane performs the same operations as in boxes_block: same bits. */
+/* Linear motion only (no rotation arrays): pairs [i0, i0 + n), n <= BOX_CHUNK, in passes that
+   each leave fewer pairs to the next. The balls' test of every pair first (the scalar's
+   box_balls_apart: on the bench's pairs it rules out about four in five, at a third of the
+   face pass's cost), then the face axes of those it keeps, gathered into full vectors; or,
+   where the balls kept more than half of a chunk's pairs (then the gathers cost more than
+   the balls save) and for the next BOX_SKIP chunks, or when the streams crowd an L1 set
+   (read through a stage), the face axes of every pair. The pairs they rule out get the miss;
+   the rest, packed into full vectors, are answered by the whole kernel (which makes the
+   balls' test too), so that the edge axes run on live pairs only. Every lane performs the
+   same operations as in boxes_block: same bits, whichever passes ran. */
+#define BOX_SKIP 7
 TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
                                       const uint32_t *ia, const uint32_t *ib, vm all_overlaps,
                                       const toi_hits *out, size_t i0, size_t n, int full,
-                                      int staged)
+                                      int staged, int *skip)
 {
     uint32_t live[BOX_CHUNK]; /* pair indices: a call has at most TOI_RUN pairs (api.c) */
     size_t nl = 0, i = 0, j = 0, hits = 0;
-    if (staged)
-        for (; i + TOI_STAGE <= n; i += TOI_STAGE)
-            nl = full ? boxes_faces_staged(A, B, out, i0 + i, 1, live, nl)
-                      : boxes_faces_staged(A, B, out, i0 + i, 0, live, nl);
-    for (; i + VW <= n; i += VW)
-        boxes_faces_pass(A, B, ia, ib, i0 + i, out, i0 + i, VW, full, live, &nl);
-    if (i < n)
-        boxes_faces_pass(A, B, ia, ib, i0 + i, out, i0 + i, n - i, full, live, &nl);
-    for (; j + VW <= nl; j += VW)
+    if (!staged && !*skip) {
+        uint32_t cand[BOX_CHUNK];
+        size_t nc = 0;
+        for (; i + VW <= n; i += VW)
+            boxes_balls_pass(A, B, ia, ib, out, i0 + i, VW, full, cand, &nc);
+        if (i < n)
+            boxes_balls_pass(A, B, ia, ib, out, i0 + i, n - i, full, cand, &nc);
+        for (; j + VW <= nc; j += VW)
+            boxes_faces_cand(A, B, ia, ib, cand + j, VW, live, &nl);
+        if (j < nc)
+            boxes_faces_cand(A, B, ia, ib, cand + j, nc - j, live, &nl);
+        if (2 * nc > n)
+            *skip = BOX_SKIP;
+    } else {
+        if (staged)
+            for (; i + TOI_STAGE <= n; i += TOI_STAGE)
+                nl = full ? boxes_faces_staged(A, B, out, i0 + i, 1, live, nl)
+                          : boxes_faces_staged(A, B, out, i0 + i, 0, live, nl);
+        for (; i + VW <= n; i += VW)
+            boxes_faces_pass(A, B, ia, ib, i0 + i, out, i0 + i, VW, full, live, &nl);
+        if (i < n)
+            boxes_faces_pass(A, B, ia, ib, i0 + i, out, i0 + i, n - i, full, live, &nl);
+        if (*skip)
+            --*skip;
+    }
+    for (j = 0; j + VW <= nl; j += VW)
         hits += boxes_live_pass(A, B, ia, ib, all_overlaps, out, live + j, VW, full);
     if (j < nl)
         hits += boxes_live_pass(A, B, ia, ib, all_overlaps, out, live + j, nl - j, full);
@@ -944,9 +1068,10 @@ TOI_VINLINE size_t boxes_chunks(size_t n, const toi_boxes *A, const toi_boxes *B
                                 const toi_hits *out, int full, int staged)
 {
     size_t hits = 0;
+    int skip = 0;
     for (size_t i = 0; i < n; i += BOX_CHUNK)
         hits += boxes_chunk_linear(A, B, ia, ib, all_overlaps, out, i,
-                                   n - i < BOX_CHUNK ? n - i : BOX_CHUNK, full, staged);
+                                   n - i < BOX_CHUNK ? n - i : BOX_CHUNK, full, staged, &skip);
     return hits;
 }
 
