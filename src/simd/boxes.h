@@ -560,12 +560,13 @@ TOI_VINLINE void vbox_interval(vf dlk, vf dvk, vf Rk, vf *lo, vf *hi)
 }
 
 TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int full, vres *o,
-                             vf *texit, vm *spin)
+                             vf *texit, vm *spin, int balls)
 {
     const vf zero = vzero();
     vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, qqa, qqb;
     vm valid = vbox_rel(A, B, l, v, ha, hb, &size, &S, &eF, &eE, &qqa, &qqb, spin);
-    valid = mandnot(valid, mandnot(vbox_balls_apart(A, B, size), *spin)); /* box_balls_apart */
+    if (balls) /* the scalar's box_balls_apart (not for lanes that passed it already) */
+        valid = mandnot(valid, mandnot(vbox_balls_apart(A, B, size), *spin));
 
     vf a[3][3], b[3][3], C[3][3], AC[3][3];
     vquat_axes(A->q, qqa, a);
@@ -688,9 +689,9 @@ TOI_VINLINE vm sweep_box_vec(const vbox *A, const vbox *B, vm all_overlaps, int 
    two-pass path): one copy serves every block shape; the face pass inlines its own. */
 static __attribute__((noinline)) vm sweep_box_call(const vbox *A, const vbox *B,
                                                   vm all_overlaps, int full, vres *o,
-                                                  vf *texit, vm *spin)
+                                                  vf *texit, vm *spin, int balls)
 {
-    return sweep_box_vec(A, B, all_overlaps, full, o, texit, spin);
+    return sweep_box_vec(A, B, all_overlaps, full, o, texit, spin, balls);
 }
 
 #include "boxes_spin.h"
@@ -709,7 +710,7 @@ TOI_VINLINE size_t boxes_block(const toi_boxes *A, const toi_boxes *B, const uin
     if ((mbits(vspin_turning(&a, &b)) & lanes) == lanes)
         return vspin_push(sq, mconst(1), &a, &b, i, cnt);
     vm spin;
-    vm hit = sweep_box_call(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin);
+    vm hit = sweep_box_call(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin, 1);
     vstore_res(out, i, &r, cnt, full);
     if (out->t_exit)
         vstore_n(out->t_exit + i, te, cnt);
@@ -926,10 +927,11 @@ TOI_VINLINE void boxes_faces_pass(const toi_boxes *A, const toi_boxes *B, const 
     *nl = m;
 }
 
-/* The last pass: the whole query for the live pairs q[0 .. cnt), stored at their places. */
+/* The last pass: the whole query for the live pairs q[0 .. cnt), stored at their places (with
+   the balls' test unless they passed it already). */
 TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
                                    const uint32_t *ib, vm all_overlaps, const toi_hits *out,
-                                   const uint32_t *q, size_t cnt, int full)
+                                   const uint32_t *q, size_t cnt, int full, int balls)
 {
     uint32_t xa[VW], xb[VW];
     for (size_t k = 0; k < VW; k++) {
@@ -941,7 +943,8 @@ TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const
     vres r;
     vf te = vzero();
     vm spin;
-    vm hit = sweep_box_call(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin);
+    vm hit = sweep_box_call(&a, &b, all_overlaps, full, &r, out->t_exit ? &te : NULL, &spin,
+                              balls);
     float f[9][VW];
     vstore(f[0], r.t);
     vstore(f[8], te);
@@ -1030,7 +1033,8 @@ TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
 {
     uint32_t live[BOX_CHUNK]; /* pair indices: a call has at most TOI_RUN pairs (api.c) */
     size_t nl = 0, i = 0, j = 0, hits = 0;
-    if (!staged && !*skip) {
+    const int balls = staged || *skip; /* the whole query's test still to make */
+    if (!balls) {
         uint32_t cand[BOX_CHUNK];
         size_t nc = 0;
         for (; i + VW <= n; i += VW)
@@ -1056,9 +1060,10 @@ TOI_VINLINE size_t boxes_chunk_linear(const toi_boxes *A, const toi_boxes *B,
             --*skip;
     }
     for (j = 0; j + VW <= nl; j += VW)
-        hits += boxes_live_pass(A, B, ia, ib, all_overlaps, out, live + j, VW, full);
+        hits += boxes_live_pass(A, B, ia, ib, all_overlaps, out, live + j, VW, full, balls);
     if (j < nl)
-        hits += boxes_live_pass(A, B, ia, ib, all_overlaps, out, live + j, nl - j, full);
+        hits += boxes_live_pass(A, B, ia, ib, all_overlaps, out, live + j, nl - j, full,
+                                balls);
     return hits;
 }
 
