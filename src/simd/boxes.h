@@ -40,7 +40,7 @@ TOI_VINLINE vf vdot3(const vf a[3], const vf b[3])
     return vadd(vadd(vmul(a[0], b[0]), vmul(a[1], b[1])), vmul(a[2], b[2]));
 }
 
-/* The scalar's balls_apart(): the lanes whose balls about the centres holding the boxes
+/* The scalar's box_balls_apart(): the lanes whose balls about the centres holding the boxes
    (radius |h|) stay farther apart than 2^-8 S over the step, from the unscaled l, v, half
    extents and size S. */
 TOI_VINLINE vm vballs_apart(const vf l[3], const vf v[3], const vf ha[3], const vf hb[3],
