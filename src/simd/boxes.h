@@ -771,21 +771,16 @@ typedef struct vlin {
 TOI_VINLINE vlin vlin_load(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
                            const uint32_t *ib, size_t i, size_t cnt)
 {
+    const vbox a = vbox_load(A, ia, i, cnt), b = vbox_load(B, ib, i, cnt);
     vlin p;
-    p.l[0] = vsub(vbox_get(A->x, ia, i, cnt), vbox_get(B->x, ib, i, cnt));
-    p.l[1] = vsub(vbox_get(A->y, ia, i, cnt), vbox_get(B->y, ib, i, cnt));
-    p.l[2] = vsub(vbox_get(A->z, ia, i, cnt), vbox_get(B->z, ib, i, cnt));
-    p.v[0] = vsub(vbox_get(A->vx, ia, i, cnt), vbox_get(B->vx, ib, i, cnt));
-    p.v[1] = vsub(vbox_get(A->vy, ia, i, cnt), vbox_get(B->vy, ib, i, cnt));
-    p.v[2] = vsub(vbox_get(A->vz, ia, i, cnt), vbox_get(B->vz, ib, i, cnt));
-    p.ha[0] = vbox_get(A->hx, ia, i, cnt), p.ha[1] = vbox_get(A->hy, ia, i, cnt);
-    p.ha[2] = vbox_get(A->hz, ia, i, cnt);
-    p.hb[0] = vbox_get(B->hx, ib, i, cnt), p.hb[1] = vbox_get(B->hy, ib, i, cnt);
-    p.hb[2] = vbox_get(B->hz, ib, i, cnt);
-    p.qa[0] = vbox_get(A->qw, ia, i, cnt), p.qa[1] = vbox_get(A->qx, ia, i, cnt);
-    p.qa[2] = vbox_get(A->qy, ia, i, cnt), p.qa[3] = vbox_get(A->qz, ia, i, cnt);
-    p.qb[0] = vbox_get(B->qw, ib, i, cnt), p.qb[1] = vbox_get(B->qx, ib, i, cnt);
-    p.qb[2] = vbox_get(B->qy, ib, i, cnt), p.qb[3] = vbox_get(B->qz, ib, i, cnt);
+    TOI_UNROLL
+    for (int c = 0; c < 3; c++) {
+        p.l[c] = vsub(a.c[c], b.c[c]), p.v[c] = vsub(a.v[c], b.v[c]);
+        p.ha[c] = a.h[c], p.hb[c] = b.h[c];
+    }
+    TOI_UNROLL
+    for (int c = 0; c < 4; c++)
+        p.qa[c] = a.q[c], p.qb[c] = b.q[c];
     return p;
 }
 
@@ -868,6 +863,21 @@ TOI_VINLINE vm vbox_faces(const vlin *p)
     return mand(mand(vle(tin, one), vge(tout, zero)), vle(tin, tout));
 }
 
+/* A first pass's bookkeeping for pairs [i, i + cnt): the miss stored for every pair, the
+   indices of those set in bits (still to answer) added to keep[*nk]. */
+TOI_VINLINE void boxes_miss_keep(const toi_hits *out, size_t i, size_t cnt, int full,
+                                 unsigned bits, uint32_t *keep, size_t *nk)
+{
+    const vres miss = vres_miss();
+    vstore_res(out, i, &miss, cnt, full);
+    if (out->t_exit)
+        vstore_n(out->t_exit + i, miss.t, cnt);
+    size_t m = *nk;
+    for (; bits; bits &= bits - 1) /* the set bits only: most lanes are ruled out */
+        keep[m++] = (uint32_t)(i + (size_t)__builtin_ctz(bits));
+    *nk = m;
+}
+
 /* The balls' pass over pairs [i, i + cnt): the miss stored for every pair, the indices of
    those the balls' test (the whole query's, on the same inputs: the same bits) does not
    rule out added to cand[*nc]. */
@@ -875,17 +885,10 @@ TOI_VINLINE void boxes_balls_pass(const toi_boxes *A, const toi_boxes *B, const 
                                   const uint32_t *ib, const toi_hits *out, size_t i, size_t cnt,
                                   int full, uint32_t *cand, size_t *nc)
 {
-    const vres miss = vres_miss();
     vlin p = vlin_load(A, B, ia, ib, i, cnt);
     unsigned bits = ~mbits(vballs_apart(p.l, p.v, p.ha, p.hb, vlin_size(&p))) &
                     (unsigned)((1ull << cnt) - 1);
-    vstore_res(out, i, &miss, cnt, full);
-    if (out->t_exit)
-        vstore_n(out->t_exit + i, miss.t, cnt);
-    size_t m = *nc;
-    for (; bits; bits &= bits - 1)
-        cand[m++] = (uint32_t)(i + (size_t)__builtin_ctz(bits));
-    *nc = m;
+    boxes_miss_keep(out, i, cnt, full, bits, cand, nc);
 }
 
 /* The face pass on candidates c[0 .. cnt) (their misses already stored, their inputs
@@ -915,16 +918,9 @@ TOI_VINLINE void boxes_faces_pass(const toi_boxes *A, const toi_boxes *B, const 
                                   const uint32_t *ib, size_t j, const toi_hits *out, size_t i,
                                   size_t cnt, int full, uint32_t *live, size_t *nl)
 {
-    const vres miss = vres_miss();
     vlin p = vlin_load(A, B, ia, ib, j, cnt);
-    unsigned bits = mbits(vbox_faces(&p)) & (unsigned)((1ull << cnt) - 1);
-    vstore_res(out, i, &miss, cnt, full);
-    if (out->t_exit)
-        vstore_n(out->t_exit + i, miss.t, cnt);
-    size_t m = *nl;
-    for (; bits; bits &= bits - 1) /* the set bits only: most lanes are ruled out */
-        live[m++] = (uint32_t)(i + (size_t)__builtin_ctz(bits));
-    *nl = m;
+    boxes_miss_keep(out, i, cnt, full, mbits(vbox_faces(&p)) & (unsigned)((1ull << cnt) - 1),
+                    live, nl);
 }
 
 /* The last pass: the whole query for the live pairs q[0 .. cnt), stored at their places (with
