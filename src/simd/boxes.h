@@ -1109,9 +1109,10 @@ size_t TOI_FN(sweep_boxes)(size_t n, const toi_boxes *A, const toi_boxes *B, uns
     if (!a.wx && !b.wx)
         return vdone(boxes_linear(n, &a, &b, all_overlaps, &o, full));
     size_t hits = 0;
-    vspin_queue sq = {&a, &b, NULL, NULL, &o, all_overlaps, full, 0, {0}};
+    vspin_queue sq;
+    vspin_init(&sq, &a, &b, NULL, NULL, &o, all_overlaps, full);
     hits += boxes_blocks_contig(n, &a, &b, all_overlaps, &o, full, &sq);
-    hits += vspin_run(&sq);
+    hits += vspin_run(&sq, 1);
     return vdone(hits);
 }
 
@@ -1125,8 +1126,9 @@ size_t TOI_FN(sweep_box_pairs)(size_t n, const uint32_t *ia, const uint32_t *ib,
     if (!s.wx)
         return vdone(boxes_linear_list(n, &s, ia, ib, all_overlaps, &o, full));
     size_t hits = 0;
-    vspin_queue sq = {&s, &s, ia, ib, &o, all_overlaps, full, 0, {0}};
+    vspin_queue sq;
+    vspin_init(&sq, &s, &s, ia, ib, &o, all_overlaps, full);
     hits += boxes_blocks_list(n, &s, ia, ib, all_overlaps, &o, full, &sq);
-    hits += vspin_run(&sq);
+    hits += vspin_run(&sq, 1);
     return vdone(hits);
 }

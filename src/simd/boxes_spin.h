@@ -583,9 +583,14 @@ TOI_VINLINE vm vspin_tail(const vspin_q *Q, vf t, vm active, vm hitm, vm ov, int
    driver queues the rotating queries (positions k in the batch) and answers them here: a
    lane whose query is decided takes the next pending one, and the decided hits are
    finished (the tail) in blocks of their own afterwards (with t only, a hit not touching at
-   t = 0 needs no tail: the tail's t would be its own). A query's operations do not
-   depend on its lane or on when it runs, so every result stays the scalar's. */
+   t = 0 needs no tail: the tail's t would be its own). A query held in its first contact
+   (vspin_hold, out of line: one call runs for the whole vector) is parked with its t and
+   iteration count until the call's last run has no other query pending (up to VSPIN_PARK
+   of them; past that it stays in its lane): the held queries then share their calls. A
+   query's operations do not depend on its lane or on when it runs, so every result stays
+   the scalar's. */
 #define VSPIN_QUEUE 256
+#define VSPIN_PARK 256
 #ifndef VSPIN_REFILL
 #define VSPIN_REFILL (VW / 4 > 1 ? VW / 4 : 1) /* free lanes that trigger a refill */
 #endif
@@ -598,7 +603,19 @@ typedef struct vspin_queue {
     int full;
     size_t n;
     uint32_t k[VSPIN_QUEUE]; /* pair indices: a call has at most TOI_RUN pairs (api.c) */
+    size_t np;               /* parked held queries: position, t, iteration count */
+    uint32_t pk[VSPIN_PARK];
+    float pt[VSPIN_PARK], pit[VSPIN_PARK];
 } vspin_queue;
+
+/* An empty queue for a call (its arrays are written before they are read). */
+TOI_VINLINE void vspin_init(vspin_queue *sq, const toi_boxes *A, const toi_boxes *B,
+                            const uint32_t *ia, const uint32_t *ib, const toi_hits *out,
+                            vm all_overlaps, int full)
+{
+    sq->A = A, sq->B = B, sq->ia = ia, sq->ib = ib, sq->out = out;
+    sq->all_overlaps = all_overlaps, sq->full = full, sq->n = 0, sq->np = 0;
+}
 
 /* Lane j of the staging area raw (A's 16 fields, then B's) takes the query at position k. */
 TOI_VINLINE void vspin_stage(const vspin_queue *sq, float raw[32][VW], int j, uint32_t k)
@@ -691,50 +708,59 @@ static inline size_t vspin_finish(const vspin_queue *sq, const uint32_t *hk, con
     return hits;
 }
 
-static inline size_t vspin_run(vspin_queue *sq)
+/* Answers the queued queries; the call's last run (last) also the parked ones. */
+static inline size_t vspin_run(vspin_queue *sq, int last)
 {
     const size_t n = sq->n;
     const toi_hits *out = sq->out;
     const vf zero = vzero(), one = vset(1.0f);
     const unsigned all = mbits(mconst(1));
-    if (!n)
+    if (!n && !(last && sq->np))
         return 0;
-    uint32_t hk[VSPIN_QUEUE], lk[VW];
-    float ht[VSPIN_QUEUE], hov[VSPIN_QUEUE], raw[32][VW];
-    size_t nh = 0, next = 0, hits = 0;
+    uint32_t hk[VSPIN_QUEUE + VSPIN_PARK], lk[VW];
+    float ht[VSPIN_QUEUE + VSPIN_PARK], hov[VSPIN_QUEUE + VSPIN_PARK], raw[32][VW];
+    size_t nh = 0, next = 0, hits = 0, pnext = 0, np;
     vspin_q Q;
     vf t = zero, it = zero;
     vm held = mconst(0);
     unsigned busy = 0; /* lanes holding a query */
     for (int j = 0; j < VW; j++)
-        vspin_stage(sq, raw, j, sq->k[0]);
+        vspin_stage(sq, raw, j, n ? sq->k[0] : sq->pk[0]);
     for (;;) {
         unsigned idle = all & ~busy;
         int nidle = 0;
+        np = last ? sq->np : 0; /* parked queries to take up, after the queue */
         for (int j = 0; j < VW; j++)
             nidle += (idle >> j) & 1u;
-        if (next < n && (nidle >= VSPIN_REFILL || !busy)) {
-            float f[VW];
+        if ((next < n || pnext < np) && (nidle >= VSPIN_REFILL || !busy)) {
+            float f[VW], fp[VW], tp[VW], itp[VW];
             for (int j = 0; j < VW; j++) {
-                f[j] = 0.0f;
-                if (((idle >> j) & 1u) && next < n) {
-                    lk[j] = sq->k[next++], f[j] = 1.0f, busy |= 1u << j;
-                    vspin_stage(sq, raw, j, lk[j]);
-                }
+                f[j] = fp[j] = tp[j] = itp[j] = 0.0f;
+                if (!((idle >> j) & 1u))
+                    continue;
+                if (next < n)
+                    lk[j] = sq->k[next++];
+                else if (pnext < np)
+                    lk[j] = sq->pk[pnext], tp[j] = sq->pt[pnext], itp[j] = sq->pit[pnext],
+                    fp[j] = 1.0f, pnext++;
+                else
+                    continue;
+                f[j] = 1.0f, busy |= 1u << j;
+                vspin_stage(sq, raw, j, lk[j]);
             }
-            vm m = vgt(vload(f), zero);
+            vm m = vgt(vload(f), zero), mp = vgt(vload(fp), zero);
             /* a refilled lane with invalid input: a miss (queued from an all-rotating block
-               without sweep_box_vec's checks) */
+               without sweep_box_vec's checks; a parked query was valid) */
             unsigned bad = mbits(mandnot(m, vspin_load(raw, &Q)));
             for (int j = 0; j < VW; j++)
                 if ((bad >> j) & 1u)
                     vspin_store_miss(out, lk[j], sq->full), busy &= ~(1u << j);
-            t = vsel(m, Q.t0, t);
-            it = vsel(m, zero, it);
-            held = mandnot(held, m);
+            t = vsel(mp, vload(tp), vsel(m, Q.t0, t));
+            it = vsel(mp, vload(itp), vsel(m, zero, it));
+            held = mor(mandnot(held, m), mp);
         }
         if (!busy) {
-            if (next < n)
+            if (next < n || pnext < np)
                 continue; /* every refilled lane was invalid: refill again */
             break;
         }
@@ -745,6 +771,19 @@ static inline size_t vspin_run(vspin_queue *sq)
         vm dec, hm, ov;
         vspin_iter(&Q, &t, it, live, sq->all_overlaps, &dec, &hm, &ov, &held);
         it = vadd(it, one);
+        /* held lanes parked: not in the last run once it has nothing else pending */
+        unsigned park = (next < n || !last) ? mbits(held) : 0u;
+        if (park) {
+            float tt[VW], ii[VW];
+            vstore(tt, t);
+            vstore(ii, it);
+            for (; park && sq->np < VSPIN_PARK; park &= park - 1) {
+                int j = __builtin_ctz(park);
+                sq->pk[sq->np] = lk[j], sq->pt[sq->np] = tt[j], sq->pit[sq->np] = ii[j];
+                sq->np++;
+                busy &= ~(1u << j); /* its held bit: not live, reset at the refill */
+            }
+        }
         unsigned db = mbits(dec);
         if (db) {
             unsigned hb = mbits(hm), ob = mbits(ov);
@@ -821,5 +860,5 @@ TOI_VINLINE size_t vspin_push(vspin_queue *sq, vm spin, const vbox *A, const vbo
         vspin_store_miss(sq->out, i + (size_t)__builtin_ctz(f), sq->full);
     for (; b; b &= b - 1)
         sq->k[sq->n++] = (uint32_t)(i + (size_t)__builtin_ctz(b));
-    return sq->n + VW > VSPIN_QUEUE ? vspin_run(sq) : 0;
+    return sq->n + VW > VSPIN_QUEUE ? vspin_run(sq, 0) : 0;
 }
