@@ -719,7 +719,7 @@ static inline size_t vspin_run(vspin_queue *sq, int last)
         return 0;
     uint32_t hk[VSPIN_QUEUE + VSPIN_PARK], lk[VW];
     float ht[VSPIN_QUEUE + VSPIN_PARK], hov[VSPIN_QUEUE + VSPIN_PARK], raw[32][VW];
-    size_t nh = 0, next = 0, hits = 0, pnext = 0, np;
+    size_t nh = 0, next = 0, hits = 0, pnext = 0;
     vspin_q Q;
     vf t = zero, it = zero;
     vm held = mconst(0);
@@ -729,7 +729,7 @@ static inline size_t vspin_run(vspin_queue *sq, int last)
     for (;;) {
         unsigned idle = all & ~busy;
         int nidle = 0;
-        np = last ? sq->np : 0; /* parked queries to take up, after the queue */
+        const size_t np = last ? sq->np : 0; /* parked queries to take up, after the queue */
         for (int j = 0; j < VW; j++)
             nidle += (idle >> j) & 1u;
         if ((next < n || pnext < np) && (nidle >= VSPIN_REFILL || !busy)) {
