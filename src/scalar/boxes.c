@@ -619,6 +619,22 @@ TOI_SCALAR_INLINE float spin_rr(float ra, float rb)
     return rho * rho + 0x1p-16f;
 }
 
+/* The segment l + t v, t in [0, 1], stays outside the ball of squared radius rr about the
+   origin, each comparison by more than the margin m: both ends outside, and the segment's
+   nearest point an end (l.v >= m: t = 0; l.v + v.v <= -m: t = 1) or the line outside
+   (|l x v|^2 > rr |v|^2 + m), or the motion so slow that the ends decide (v.v 2^18 < S2; pass
+   S2 = 0 for never). The ball tests of both sweeps (spin_far, box_balls_apart). */
+TOI_SCALAR_INLINE int seg_ball_apart(const float l[3], const float v[3], float rr, float m,
+                                     float S2)
+{
+    float e[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]}, X[3];
+    cross3(l, v, X);
+    float a = dot3(v, v), b = dot3(l, v);
+    int ends = dot3(l, l) > rr && dot3(e, e) > rr;
+    int slow = a * TOI_BOX_BALL_SLOW < S2;
+    return ends && (slow || b >= m || b + a <= -m || dot3(X, X) > rr * a + m);
+}
+
 /* The bounding spheres never meet: the ball of radius rA about A's centre holds A in every
    orientation (rA >= its circumradius), likewise B's, and A's centre moves along l + t v
    relative to B's, so the boxes cannot touch in [0, 1] when that segment stays farther than
@@ -629,13 +645,7 @@ TOI_SCALAR_INLINE float spin_rr(float ra, float rb)
    (|l x v|^2 > (rA + rB)^2 |v|^2). A pair it rejects is a miss (docs/boxes.md). */
 TOI_SCALAR_INLINE int spin_far(const float l[3], const float v[3], float ra, float rb)
 {
-    float rr = spin_rr(ra, rb);
-    float e[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]}, X[3];
-    cross3(l, v, X);
-    float a = dot3(v, v), b = dot3(l, v);
-    int ends = dot3(l, l) > rr && dot3(e, e) > rr;
-    int near = b >= 0x1p-16f || b + a <= -0x1p-16f || dot3(X, X) > rr * a + 0x1p-16f;
-    return ends && near;
+    return seg_ball_apart(l, v, spin_rr(ra, rb), 0x1p-16f, 0.0f);
 }
 
 /* The first time the balls of spin_far() can meet, rounded down: t0 = N / (-l.v +
@@ -861,22 +871,18 @@ TOI_SCALAR_INLINE int sweep_box_spin(const box_in *A, const box_in *B, const flo
    farther apart than 2^-8 S over the step, so the boxes never touch: a miss (docs/boxes.md,
    "Balls"). From the unscaled l = cA - cB, v = vA - vB, half extents and size S: both ends
    outside the radius R = |hA| + |hB| + 2^-8 S, and the segment's nearest point an end
-   (l.v >= 0: t = 0; -l.v >= v.v: t = 1), or the line outside (|l x v|^2 > R^2 |v|^2), or
-   the motion below 2^-9 S (then the ends decide). Every rounding is below 2^-16 S^2 in the
-   squares compared, the margin R^2 - (|hA| + |hB|)^2 is at least that, and the test is
-   only made for S in [2^-20, 2^24]. */
+   (l.v >= 0: t = 0; l.v + v.v <= 0: t = 1), or the line outside (|l x v|^2 > R^2 |v|^2),
+   or the motion below 2^-9 S (then the ends decide): seg_ball_apart with no margin of its
+   own. Every rounding is below 2^-16 S^2 in the squares compared, the margin
+   R^2 - (|hA| + |hB|)^2 is at least that, and the test is only made for S in
+   [2^-20, 2^24]. */
 TOI_SCALAR_INLINE int box_balls_apart(const float l[3], const float v[3], const float ha[3],
                                       const float hb[3], float size)
 {
     if (!(size >= TOI_BOX_BALL_MIN && size <= TOI_BOX_BALL_MAX))
         return 0;
-    float e[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]}, c[3];
-    cross3(l, v, c);
     float R = (sqrtf(dot3(ha, ha)) + sqrtf(dot3(hb, hb))) + size * TOI_BOX_BALL_GAP;
-    float R2 = R * R, a = dot3(v, v), b = dot3(l, v), S2 = size * size;
-    int ends = dot3(l, l) > R2 && dot3(e, e) > R2;
-    int slow = a * TOI_BOX_BALL_SLOW < S2;
-    return ends && (slow || b >= 0.0f || -b >= a || dot3(c, c) > a * R2);
+    return seg_ball_apart(l, v, R * R, 0.0f, size * size);
 }
 
 TOI_SCALAR_INLINE int sweep_box(const box_in *A, const box_in *B, unsigned flags, int full,

@@ -40,28 +40,40 @@ TOI_VINLINE vf vdot3(const vf a[3], const vf b[3])
     return vadd(vadd(vmul(a[0], b[0]), vmul(a[1], b[1])), vmul(a[2], b[2]));
 }
 
+TOI_VINLINE void vcross3(const vf a[3], const vf b[3], vf o[3])
+{
+    o[0] = vsub(vmul(a[1], b[2]), vmul(a[2], b[1]));
+    o[1] = vsub(vmul(a[2], b[0]), vmul(a[0], b[2]));
+    o[2] = vsub(vmul(a[0], b[1]), vmul(a[1], b[0]));
+}
+
+/* The scalar's seg_ball_apart(): the lanes whose segment l + t v stays outside the ball of
+   squared radius rr about the origin by the margin m (the ends alone when v.v 2^18 < S2). */
+TOI_VINLINE vm vseg_ball_apart(const vf l[3], const vf v[3], vf rr, vf m, vf S2)
+{
+    vf e[3], X[3];
+    TOI_UNROLL
+    for (int k = 0; k < 3; k++)
+        e[k] = vadd(l[k], v[k]);
+    vcross3(l, v, X);
+    vf a = vdot3(v, v), b = vdot3(l, v);
+    vm ends = mand(vgt(vdot3(l, l), rr), vgt(vdot3(e, e), rr));
+    vm slow = vlt(vmul(a, vset(TOI_BOX_BALL_SLOW)), S2);
+    vm path = mor(mor(mor(slow, vge(b, m)), vle(vadd(b, a), vneg(m))),
+                  vgt(vdot3(X, X), vadd(vmul(rr, a), m)));
+    return mand(ends, path);
+}
+
 /* The scalar's box_balls_apart(): the lanes whose balls about the centres holding the boxes
    (radius |h|) stay farther apart than 2^-8 S over the step, from the unscaled l, v, half
    extents and size S. */
 TOI_VINLINE vm vballs_apart(const vf l[3], const vf v[3], const vf ha[3], const vf hb[3],
                             vf size)
 {
-    vf e[3], c[3];
     vm ok = mand(vge(size, vset(TOI_BOX_BALL_MIN)), vle(size, vset(TOI_BOX_BALL_MAX)));
-    TOI_UNROLL
-    for (int k = 0; k < 3; k++)
-        e[k] = vadd(l[k], v[k]);
-    c[0] = vsub(vmul(l[1], v[2]), vmul(l[2], v[1]));
-    c[1] = vsub(vmul(l[2], v[0]), vmul(l[0], v[2]));
-    c[2] = vsub(vmul(l[0], v[1]), vmul(l[1], v[0]));
     vf R = vadd(vadd(vsqrt(vdot3(ha, ha)), vsqrt(vdot3(hb, hb))),
                 vmul(size, vset(TOI_BOX_BALL_GAP)));
-    vf R2 = vmul(R, R), a = vdot3(v, v), b = vdot3(l, v), S2 = vmul(size, size);
-    vm ends = mand(vgt(vdot3(l, l), R2), vgt(vdot3(e, e), R2));
-    vm slow = vlt(vmul(a, vset(TOI_BOX_BALL_SLOW)), S2);
-    vm path = mor(mor(mor(slow, vge(b, vzero())), vge(vneg(b), a)),
-                  vgt(vdot3(c, c), vmul(a, R2)));
-    return mand(ok, mand(ends, path));
+    return mand(ok, vseg_ball_apart(l, v, vmul(R, R), vzero(), vmul(size, size)));
 }
 
 /* vballs_apart for a whole query's boxes (unscaled coordinates; size as vbox_rel's). */
@@ -891,6 +903,18 @@ TOI_VINLINE void boxes_balls_pass(const toi_boxes *A, const toi_boxes *B, const 
     boxes_miss_keep(out, i, cnt, full, bits, cand, nc);
 }
 
+/* The boxes' indices in A and B of the queued pairs q[0 .. cnt) (positions in the batch;
+   a pair list's through ia, ib), the lanes past cnt repeating the first. */
+TOI_VINLINE void boxes_queue_idx(const uint32_t *ia, const uint32_t *ib, const uint32_t *q,
+                                 size_t cnt, uint32_t xa[VW], uint32_t xb[VW])
+{
+    for (size_t k = 0; k < VW; k++) {
+        uint32_t e = q[k < cnt ? k : 0];
+        xa[k] = ia ? ia[e] : e;
+        xb[k] = ib ? ib[e] : e;
+    }
+}
+
 /* The face pass on candidates c[0 .. cnt) (their misses already stored, their inputs
    gathered): the live ones added to live[*nl]. */
 TOI_VINLINE void boxes_faces_cand(const toi_boxes *A, const toi_boxes *B, const uint32_t *ia,
@@ -898,11 +922,7 @@ TOI_VINLINE void boxes_faces_cand(const toi_boxes *A, const toi_boxes *B, const 
                                   uint32_t *live, size_t *nl)
 {
     uint32_t xa[VW], xb[VW];
-    for (size_t k = 0; k < VW; k++) {
-        uint32_t e = c[k < cnt ? k : 0];
-        xa[k] = ia ? ia[e] : e;
-        xb[k] = ib ? ib[e] : e;
-    }
+    boxes_queue_idx(ia, ib, c, cnt, xa, xb);
     vlin p = vlin_load(A, B, xa, xb, 0, VW);
     unsigned bits = mbits(vbox_faces(&p)) & (unsigned)((1ull << cnt) - 1);
     size_t m = *nl;
@@ -930,11 +950,7 @@ TOI_VINLINE size_t boxes_live_pass(const toi_boxes *A, const toi_boxes *B, const
                                    const uint32_t *q, size_t cnt, int full, int balls)
 {
     uint32_t xa[VW], xb[VW];
-    for (size_t k = 0; k < VW; k++) {
-        uint32_t e = q[k < cnt ? k : 0];
-        xa[k] = ia ? ia[e] : e;
-        xb[k] = ib ? ib[e] : e;
-    }
+    boxes_queue_idx(ia, ib, q, cnt, xa, xb);
     vbox a = vbox_load(A, xa, 0, VW), b = vbox_load(B, xb, 0, VW);
     vres r;
     vf te = vzero();

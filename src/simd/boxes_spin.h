@@ -150,13 +150,6 @@ TOI_VINLINE vf vspin_least(const vf ax[3][3], const vf h[3], const vf n[3], floa
     return c;
 }
 
-TOI_VINLINE void vcross3(const vf a[3], const vf b[3], vf o[3])
-{
-    o[0] = vsub(vmul(a[1], b[2]), vmul(a[2], b[1]));
-    o[1] = vsub(vmul(a[2], b[0]), vmul(a[0], b[2]));
-    o[2] = vsub(vmul(a[0], b[1]), vmul(a[1], b[0]));
-}
-
 /* The scalar's spin_rates(). */
 TOI_VINLINE void vspin_rates(const vf a[3][3], const vf b[3][3], const vf ha[3], const vf hb[3],
                              const vf wa[3], const vf wb[3], const vf v[3], const vf D[3],
@@ -819,22 +812,13 @@ static inline size_t vspin_run(vspin_queue *sq, int last)
    a lane it rejects is a miss whether its input is valid or not. */
 TOI_VINLINE vm vspin_far(const vbox *A, const vbox *B)
 {
-    vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, qqa, qqb, e[3], X[3];
+    vf l[3], v[3], ha[3], hb[3], size, S, eF, eE, qqa, qqb;
     vm turning;
     (void)vbox_rel(A, B, l, v, ha, hb, &size, &S, &eF, &eE, &qqa, &qqb, &turning);
-    const vf up = vset(VSPIN_UP), m = vset(0x1p-16f), tiny = vset(0x1p-70f);
+    const vf up = vset(VSPIN_UP), tiny = vset(0x1p-70f);
     vf ra = vadd(vmul(vsqrt(vdot3(ha, ha)), up), tiny);
     vf rb = vadd(vmul(vsqrt(vdot3(hb, hb)), up), tiny);
-    vf rr = vspin_rr(ra, rb);
-    TOI_UNROLL
-    for (int c = 0; c < 3; c++)
-        e[c] = vadd(l[c], v[c]);
-    vcross3(l, v, X);
-    vf a = vdot3(v, v), b = vdot3(l, v);
-    vm ends = mand(vgt(vdot3(l, l), rr), vgt(vdot3(e, e), rr));
-    vm near = mor(mor(vge(b, m), vle(vadd(b, a), vneg(m))),
-                  vgt(vdot3(X, X), vadd(vmul(rr, a), m)));
-    return mand(ends, near);
+    return vseg_ball_apart(l, v, vspin_rr(ra, rb), vset(0x1p-16f), vzero());
 }
 
 /* The driver's hook: of the lanes in spin of the block at i (cnt lanes, loaded as A, B),
